@@ -1,0 +1,101 @@
+/**
+ * Access tokens: JWTs signed with the instance key (RS256, pinned on verification), carrying Keycloak's claims.
+ * Verification checks signature, `typ`, `iss`, `aud`, `exp`, `nbf`; verified tokens are remembered until
+ * they expire, so a Bearer request pays the RSA check once per token, not once per request.
+ */
+import { randomUUID } from 'node:crypto';
+import { SignJWT, errors as joseErrors, jwtVerify } from 'jose';
+import type { Principal } from '../../shared/auth';
+import { PipeworkError } from '../../shared/errors';
+import { ACCESS_TOKEN_ALGORITHM, type PublicJwk, type SigningKey } from './signing-keys';
+
+export interface AccessTokenClaims {
+  /** The user's uuid. */
+  sub: string;
+  /** The refresh-token family (login session) the token belongs to. */
+  sid: string;
+  exp: number;
+}
+
+export interface AccessTokenOptions {
+  issuer: string;
+  audience: string;
+  ttlSeconds: number;
+  /** Seconds of clock skew tolerated on `exp` and `nbf`. */
+  clockToleranceSeconds: number;
+}
+
+const MAX_CACHED = 10_000;
+
+export class AccessTokens {
+  private readonly verified = new Map<string, AccessTokenClaims>();
+
+  constructor(
+    private readonly key: SigningKey,
+    readonly options: AccessTokenOptions,
+    private readonly nowSeconds: () => number = () => Math.floor(Date.now() / 1000),
+  ) {}
+
+  get publicJwk(): PublicJwk {
+    return this.key.publicJwk;
+  }
+
+  /** Signs a token for a principal in a login session. */
+  async sign(principal: Principal, session: { clientId: string; sessionId: string; scope: string }): Promise<string> {
+    const now = this.nowSeconds();
+    return new SignJWT({
+      typ: 'Bearer',
+      azp: session.clientId,
+      sid: session.sessionId,
+      session_state: session.sessionId,
+      scope: session.scope,
+      preferred_username: principal.username,
+      name: principal.displayName,
+      email: principal.email,
+      realm_access: { roles: [...principal.roles].sort() },
+    })
+      .setProtectedHeader({ alg: ACCESS_TOKEN_ALGORITHM, typ: 'JWT', kid: this.key.kid })
+      .setIssuer(this.options.issuer)
+      .setAudience(this.options.audience)
+      .setSubject(principal.uuid)
+      .setJti(randomUUID())
+      .setIssuedAt(now)
+      .setNotBefore(now)
+      .setExpirationTime(now + this.options.ttlSeconds)
+      .sign(this.key.privateKey);
+  }
+
+  /** The claims of a valid token; UNAUTHENTICATED for anything else (`alg: none`, tampered, expired, foreign). */
+  async verify(token: string): Promise<AccessTokenClaims> {
+    const cached = this.verified.get(token);
+    const now = this.nowSeconds();
+    if (cached) {
+      if (cached.exp + this.options.clockToleranceSeconds > now) return cached;
+      this.verified.delete(token);
+    }
+    try {
+      const { payload } = await jwtVerify(token, this.key.publicKey, {
+        algorithms: [ACCESS_TOKEN_ALGORITHM],
+        typ: 'JWT',
+        issuer: this.options.issuer,
+        audience: this.options.audience,
+        clockTolerance: this.options.clockToleranceSeconds,
+        currentDate: new Date(now * 1000),
+        requiredClaims: ['exp', 'nbf', 'iat', 'sub', 'sid'],
+      });
+      if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string' || typeof payload.exp !== 'number') {
+        throw new PipeworkError('UNAUTHENTICATED', 'Invalid access token.');
+      }
+      const claims: AccessTokenClaims = { sub: payload.sub, sid: payload.sid, exp: payload.exp };
+      if (this.verified.size >= MAX_CACHED) this.verified.clear();
+      this.verified.set(token, claims);
+      return claims;
+    } catch (error) {
+      if (error instanceof PipeworkError) throw error;
+      const expired = error instanceof joseErrors.JWTExpired;
+      throw new PipeworkError('UNAUTHENTICATED', expired ? 'The access token has expired.' : 'Invalid access token.', {
+        reason: expired ? 'expired' : 'invalid',
+      });
+    }
+  }
+}

@@ -1,0 +1,113 @@
+/** The OAuth grants behind the token endpoint and `iam.token*`: password and refresh_token, Keycloak-shaped. */
+import type { Principal } from '../../shared/auth';
+import { isPipeworkError } from '../../shared/errors';
+import type { AccessTokens } from './access-tokens';
+import { OAuthError, invalidUserCredentials } from './oauth-error';
+import type { RefreshGrant, RefreshTokenStore } from './refresh-tokens';
+
+/** Keycloak's token response. */
+export interface TokenResponse {
+  access_token: string;
+  expires_in: number;
+  refresh_expires_in: number;
+  refresh_token: string;
+  token_type: 'Bearer';
+  'not-before-policy': number;
+  session_state: string;
+  scope: string;
+}
+
+export interface TokenServiceDeps {
+  accessTokens: AccessTokens;
+  refreshTokens: RefreshTokenStore;
+  authenticateClient(clientId: string, secret: string | undefined): Promise<boolean>;
+  verifyPassword(username: string, password: string, ip?: string): Promise<Principal>;
+  principalByUuid(uuid: string): Principal | null;
+  /** Throws TOO_MANY_REQUESTS while the user is locked. */
+  assertNotLocked(username: string): void;
+}
+
+export interface ClientCredentials {
+  clientId?: string;
+  clientSecret?: string;
+}
+
+const DEFAULT_SCOPE = 'openid profile email';
+
+/** Turns a lock (TOO_MANY_REQUESTS) or bad credentials (UNAUTHENTICATED) into the OAuth answer. */
+function asOAuthError(error: unknown): unknown {
+  if (!isPipeworkError(error)) return error;
+  if (error.code === 'TOO_MANY_REQUESTS') {
+    const retry = Number(error.details.retryAfterSeconds) || undefined;
+    return new OAuthError('invalid_grant', 'Account temporarily locked; try again later', 429, retry);
+  }
+  if (error.code === 'UNAUTHENTICATED') return invalidUserCredentials();
+  return error;
+}
+
+export class TokenService {
+  constructor(private readonly deps: TokenServiceDeps) {}
+
+  private async checkClient({ clientId, clientSecret }: ClientCredentials): Promise<string> {
+    if (!clientId) throw new OAuthError('invalid_request', 'Missing form parameter: client_id', 400);
+    if (!(await this.deps.authenticateClient(clientId, clientSecret))) {
+      throw new OAuthError('invalid_client', 'Invalid client or Invalid client credentials', 401);
+    }
+    return clientId;
+  }
+
+  private async respond(principal: Principal, grant: RefreshGrant, scope: string): Promise<TokenResponse> {
+    const { accessTokens } = this.deps;
+    const access = await accessTokens.sign(principal, { clientId: grant.clientId, sessionId: grant.familyId, scope });
+    return {
+      access_token: access,
+      expires_in: accessTokens.options.ttlSeconds,
+      refresh_expires_in: grant.expiresIn,
+      refresh_token: grant.token,
+      token_type: 'Bearer',
+      'not-before-policy': 0,
+      session_state: grant.familyId,
+      scope,
+    };
+  }
+
+  /** `grant_type=password`: a new login session. */
+  async passwordGrant(
+    input: ClientCredentials & { username?: string; password?: string; scope?: string; ip?: string },
+  ): Promise<TokenResponse> {
+    const clientId = await this.checkClient(input);
+    if (!input.username) throw new OAuthError('invalid_request', 'Missing parameter: username', 400);
+    if (input.password === undefined) throw new OAuthError('invalid_request', 'Missing parameter: password', 400);
+    let principal: Principal;
+    try {
+      principal = await this.deps.verifyPassword(input.username, input.password, input.ip);
+    } catch (error) {
+      throw asOAuthError(error);
+    }
+    const grant = this.deps.refreshTokens.startFamily(principal.uuid, clientId);
+    return this.respond(principal, grant, input.scope?.trim() || DEFAULT_SCOPE);
+  }
+
+  /** `grant_type=refresh_token`: rotates the refresh token; reuse of an old one ends the session. */
+  async refreshGrant(input: ClientCredentials & { refreshToken?: string; scope?: string }): Promise<TokenResponse> {
+    const clientId = await this.checkClient(input);
+    if (!input.refreshToken) throw new OAuthError('invalid_request', 'Missing parameter: refresh_token', 400);
+    const grant = this.deps.refreshTokens.use(input.refreshToken, { rotate: true, clientId });
+    const principal = this.deps.principalByUuid(grant.userUuid);
+    if (!principal) {
+      this.deps.refreshTokens.revokeFamily(grant.familyId);
+      throw new OAuthError('invalid_grant', 'Invalid refresh token', 400);
+    }
+    try {
+      this.deps.assertNotLocked(principal.username);
+    } catch (error) {
+      throw asOAuthError(error);
+    }
+    return this.respond(principal, grant, input.scope?.trim() || DEFAULT_SCOPE);
+  }
+
+  /** Ends the session of a refresh token (`iam.token.logout`). */
+  logout(refreshToken: string): boolean {
+    return this.deps.refreshTokens.revokeByToken(refreshToken);
+  }
+}

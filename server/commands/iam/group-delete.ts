@@ -1,0 +1,21 @@
+/** `iam.group.delete`: deletes a group; its members lose the roles it granted. */
+import { defineCommand } from '../../../shared/commands';
+import type { ServerServices } from '../../services';
+import { iamOf, requiredString } from './iam-command-support';
+
+export const iamGroupDelete = defineCommand<ServerServices>(
+  {
+    name: 'iam.group.delete',
+    summary: 'Deletes the group with the given uuid.',
+    parameters: { uuid: { type: 'string', description: 'The uuid of the group to delete.' } },
+    required: ['uuid'],
+    input: 'any',
+    output: 'json',
+  },
+  (ctx) => {
+    const uuid = requiredString(ctx, 'uuid');
+    const row = iamOf(ctx).groups.require({ uuid });
+    iamOf(ctx).groups.delete(uuid);
+    return { groupUuid: uuid, name: row.name, deleted: true };
+  },
+);

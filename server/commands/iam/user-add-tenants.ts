@@ -1,0 +1,33 @@
+/** `iam.user.add.tenants`: makes a user a member of tenants (by name or id); returns the tenant ids. */
+import { defineCommand } from '../../../shared/commands';
+import { PipeworkError } from '../../../shared/errors';
+import type { ServerServices } from '../../services';
+import { NAME_LIST, iamOf, namesParam, requiredString } from './iam-command-support';
+
+export const iamUserAddTenants = defineCommand<ServerServices>(
+  {
+    name: 'iam.user.add.tenants',
+    summary: 'Adds a user to tenants by tenant id or name and returns the tenant ids added.',
+    parameters: {
+      uuid: { type: 'string', description: 'The uuid of the user.' },
+      tenantNames: { ...NAME_LIST, description: 'The tenant names to join. If not given, tenantIds is required.' },
+      tenantIds: { ...NAME_LIST, description: 'The tenant ids to join. If not given, tenantNames is required.' },
+    },
+    required: ['uuid'],
+    input: 'any',
+    output: 'json',
+  },
+  (ctx) => {
+    const iam = iamOf(ctx);
+    const user = iam.users.require({ uuid: requiredString(ctx, 'uuid') });
+    const tenants = [
+      ...namesParam(ctx, 'tenantNames').map((name) => iam.tenants.require({ name })),
+      ...namesParam(ctx, 'tenantIds').map((uuid) => iam.tenants.require({ uuid })),
+    ];
+    if (tenants.length === 0) {
+      throw new PipeworkError('PARAM_INVALID', "Give 'tenantNames' or 'tenantIds'.", { parameter: 'tenantNames' });
+    }
+    for (const tenant of tenants) iam.tenants.addMember(tenant.uuid, user.uuid);
+    return [...new Set(tenants.map((t) => t.uuid))];
+  },
+);

@@ -1,0 +1,6 @@
+/** Every command this server offers: the core ones and those that need the server's services. */
+import { coreCommands, type CommandDefinition } from '../../shared/commands';
+import type { ServerServices } from '../services';
+import { iamCommands } from './iam';
+
+export const serverCommands: CommandDefinition<ServerServices>[] = [...coreCommands, ...iamCommands];

@@ -1,0 +1,59 @@
+/** The server's settings, read once from the environment with documented defaults. */
+import { resolve } from 'node:path';
+
+export interface ServerConfig {
+  host: string;
+  port: number;
+  /** Folder of the SQLite database and other state. */
+  dataDir: string;
+  /** The SQLite file (`:memory:` in some tests). */
+  databaseFile: string;
+  /** Password of the first-start `admin`; random (printed once, written to a file) when unset. */
+  adminPassword?: string;
+  /** OpenID realm of the token endpoint. */
+  realm: string;
+  /** Public base URL used as the token issuer (defaults to http://host:port). */
+  publicUrl?: string;
+  logLevel: string;
+  limits: {
+    /** Buffered command input body. */
+    commandBodyBytes: number;
+    /** Pipeline scripts. */
+    pipelineBodyBytes: number;
+    /** Steps one pipeline run may execute. */
+    pipelineSteps: number;
+    /** Wall time of one pipeline run. */
+    pipelineMillis: number;
+  };
+}
+
+const MiB = 1024 * 1024;
+
+function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got '${raw}'`);
+  return n;
+}
+
+/** Reads the configuration from environment variables (see README "Configuration"). */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const dataDir = resolve(env.PIPEWORK_DATA ?? 'data');
+  return {
+    host: env.HOST ?? '127.0.0.1',
+    port: intFrom(env, 'PORT', 8080),
+    dataDir,
+    databaseFile: resolve(dataDir, 'pipework.sqlite'),
+    adminPassword: env.PIPEWORK_ADMIN_PASSWORD || undefined,
+    realm: env.PIPEWORK_REALM ?? 'pipework',
+    publicUrl: env.PIPEWORK_PUBLIC_URL || undefined,
+    logLevel: env.LOG_LEVEL ?? 'info',
+    limits: {
+      commandBodyBytes: intFrom(env, 'PIPEWORK_MAX_COMMAND_BODY', 10 * MiB),
+      pipelineBodyBytes: intFrom(env, 'PIPEWORK_MAX_PIPELINE_BODY', 1 * MiB),
+      pipelineSteps: intFrom(env, 'PIPEWORK_MAX_PIPELINE_STEPS', 100_000),
+      pipelineMillis: intFrom(env, 'PIPEWORK_MAX_PIPELINE_MILLIS', 60_000),
+    },
+  };
+}

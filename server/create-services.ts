@@ -1,0 +1,28 @@
+/** The composition root: opens the database and builds every service once. */
+import { CommandRegistry } from '../shared/commands';
+import { serverCommands } from './commands';
+import type { ServerConfig } from './config';
+import { openDatabase } from './db';
+import { createIamService, type IamOptions } from './iam';
+import type { Logger } from './logging/logger';
+import type { ServerServices } from './services';
+
+export interface ServiceOptions {
+  iam?: IamOptions;
+}
+
+export function createServices(
+  config: ServerConfig,
+  logger: Logger,
+  options: ServiceOptions = {},
+): ServerServices {
+  const db = openDatabase(config.databaseFile);
+  const iam = createIamService(db, config, logger, options.iam);
+  const commands = new CommandRegistry<ServerServices>(serverCommands);
+  return { config, logger, db, iam, authenticator: iam.authenticator, commands };
+}
+
+/** Stops background work and closes the database. */
+export function closeServices(services: ServerServices): void {
+  services.db.close();
+}

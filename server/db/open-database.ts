@@ -1,0 +1,18 @@
+/** Opens the embedded SQLite database with the settings every module relies on (WAL, foreign keys, busy wait). */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+
+export type SqliteDatabase = Database.Database;
+
+/** Opens (creating when missing) the database file; `:memory:` gives a private in-memory database for tests. */
+export function openDatabase(file: string): SqliteDatabase {
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  // FULL: an acknowledged commit is on disk even if the machine loses power, not only the process.
+  db.pragma('synchronous = FULL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  return db;
+}

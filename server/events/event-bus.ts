@@ -1,0 +1,111 @@
+/**
+ * The in-process event bus: writers publish after their transaction committed; listeners (event.listen
+ * dispatch, SSE clients, tests) run later, in publish order, so a slow or failing listener never delays or
+ * breaks the write that caused the event.
+ */
+import type { Logger } from '../logging/logger';
+import { currentEventDepth } from './event-context';
+
+/** An event as listeners see it; `{eventKey, payload}` is its public JSON form. */
+export interface PipeworkEvent {
+  /** Increases by one per event in this process (the SSE `id`). */
+  id: number;
+  eventKey: string;
+  /** For property events `{origin, target}`: the property before and after the change. */
+  payload: unknown;
+  timestamp: number;
+  /** 0 for events caused directly by a request; n+1 for events caused by a pipeline an event of depth n started. */
+  depth: number;
+  /** Uuid of the user whose action caused the event, when known. */
+  actor?: string | null;
+}
+
+export type EventListener = (event: PipeworkEvent) => void | Promise<unknown>;
+
+export interface EventBusOptions {
+  logger?: Pick<Logger, 'error'>;
+  clock?: () => number;
+}
+
+export class EventBus {
+  private readonly listeners = new Set<EventListener>();
+  private readonly queue: PipeworkEvent[] = [];
+  private readonly running = new Set<Promise<unknown>>();
+  private nextId = 1;
+  private scheduled = false;
+  private readonly logger?: Pick<Logger, 'error'>;
+  private readonly clock: () => number;
+
+  constructor(options: EventBusOptions = {}) {
+    this.logger = options.logger;
+    this.clock = options.clock ?? Date.now;
+  }
+
+  /** Queues an event for every listener; call it only after the change it reports has committed. */
+  publish(eventKey: string, payload: unknown, meta: { actor?: string | null } = {}): PipeworkEvent {
+    const event: PipeworkEvent = {
+      id: this.nextId++,
+      eventKey,
+      payload,
+      timestamp: this.clock(),
+      depth: currentEventDepth(),
+      actor: meta.actor ?? null,
+    };
+    this.queue.push(event);
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => this.drain());
+    }
+    return event;
+  }
+
+  /** Adds a listener; returns the function that removes it. */
+  subscribe(listener: EventListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  get listenerCount(): number {
+    return this.listeners.size;
+  }
+
+  /** Resolves once every queued event was delivered and the listeners' promises settled (for tests, shutdown). */
+  async idle(): Promise<void> {
+    for (;;) {
+      if (this.scheduled) await new Promise((resolve) => setImmediate(resolve));
+      else if (this.running.size > 0) await Promise.allSettled([...this.running]);
+      else return;
+    }
+  }
+
+  private drain(): void {
+    this.scheduled = false;
+    const events = this.queue.splice(0);
+    for (const event of events) {
+      for (const listener of [...this.listeners]) {
+        try {
+          const result = listener(event);
+          if (result && typeof (result as Promise<unknown>).then === 'function') {
+            const tracked = (result as Promise<unknown>).then(
+              () => undefined,
+              (error: unknown) => this.report(event, error),
+            );
+            this.running.add(tracked);
+            void tracked.finally(() => this.running.delete(tracked));
+          }
+        } catch (error) {
+          this.report(event, error);
+        }
+      }
+    }
+  }
+
+  private report(event: PipeworkEvent, error: unknown): void {
+    this.logger?.error({ err: error, eventKey: event.eventKey, eventId: event.id }, 'event listener failed');
+  }
+}
+
+/** The public JSON form of an event, as SSE clients and event.listen pipelines receive it. */
+export function eventJson(event: PipeworkEvent): { eventKey: string; payload: unknown; timestamp: number } {
+  return { eventKey: event.eventKey, payload: event.payload, timestamp: event.timestamp };
+}

@@ -1,0 +1,49 @@
+/** Endpoints 1-3: `GET|POST /api/v3/command/<name>` and `/api/v3/command:<name>` run one command. */
+import { Router, type Request } from 'express';
+import type { PipelineScript } from '../../shared/pipeline';
+import type { ServerServices } from '../services';
+import { executePipeline } from '../pipeline/execute-pipeline';
+import { readCommandRequest } from './request-input';
+import { clientGoneSignal, requestScope } from './request-scope';
+import { sendResult } from './send-result';
+
+/** `/command/<name>`, `/command:<name>` and `/pipe:<name>` (the form editors use for the schema). */
+export const COMMAND_PATH = /^\/(?:command[/:]|pipe:)([^/]+)\/?$/;
+
+export function commandNameOf(req: Request): string | undefined {
+  const match = COMMAND_PATH.exec(req.path);
+  return match ? decodeURIComponent(match[1]!) : undefined;
+}
+
+export function commandRoutes(services: ServerServices): Router {
+  const router = Router();
+  router.use(async (req, res, next) => {
+    const name = commandNameOf(req);
+    if (name === undefined || (req.method !== 'GET' && req.method !== 'POST')) return next();
+    try {
+      const { contract } = services.commands.require(name);
+      const { params, input } = await readCommandRequest(
+        req,
+        contract,
+        services.config.limits.commandBodyBytes,
+      );
+      const script: PipelineScript = {
+        source: 'uri',
+        headers: {},
+        vars: {},
+        steps: [{ index: 0, command: name, params }],
+        body: input,
+      };
+      const result = await executePipeline(services, script, {
+        principal: res.locals.principal,
+        request: requestScope(req),
+        signal: clientGoneSignal(req),
+        traceId: res.locals.traceId,
+      });
+      sendResult(res, result.body);
+    } catch (error) {
+      next(error);
+    }
+  });
+  return router;
+}

@@ -1,0 +1,48 @@
+/** Endpoint 4: `POST /api/v3/pipeline` runs a pipeline sent as YAML, JSON or a one-line URI. */
+import { Router } from 'express';
+import { PipeworkError } from '../../shared/errors';
+import { parsePipeline, pipelineKindFromContentType } from '../../shared/pipeline';
+import type { ServerServices } from '../services';
+import { executePipeline } from '../pipeline/execute-pipeline';
+import { readBody } from './read-body';
+import { clientGoneSignal, requestScope } from './request-scope';
+import { sendResult } from './send-result';
+
+export function pipelineRoute(services: ServerServices): Router {
+  const router = Router();
+  router.post('/pipeline', async (req, res, next) => {
+    try {
+      const kind = pipelineKindFromContentType(req.headers['content-type']);
+      if (!kind) {
+        throw new PipeworkError(
+          'UNSUPPORTED_MEDIA_TYPE',
+          `A pipeline is sent as application/yaml, application/json or text/plain (a pipeline URI), not ${req.headers['content-type']}.`,
+        );
+      }
+      const text = (await readBody(req, services.config.limits.pipelineBodyBytes)).toString('utf8');
+      const script = parsePipeline(text, kind);
+      const trace = req.query.trace === 'true' || req.query.trace === '';
+      const result = await executePipeline(services, script, {
+        principal: res.locals.principal,
+        trace,
+        request: requestScope(req),
+        signal: clientGoneSignal(req),
+        traceId: res.locals.traceId,
+      });
+      if (trace) {
+        res.status(200).json({
+          status: 'ok',
+          body: result.body ?? null,
+          stepsExecuted: result.stepsExecuted,
+          durationMs: result.durationMs,
+          trace: result.trace,
+        });
+        return;
+      }
+      sendResult(res, result.body);
+    } catch (error) {
+      next(error);
+    }
+  });
+  return router;
+}

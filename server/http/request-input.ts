@@ -1,0 +1,124 @@
+/** Turns an HTTP request into a command's parameters and input body, whichever way the client sent them. */
+import type { Request } from 'express';
+import type { CommandContract } from '../../shared/commands';
+import type { JsonSchema } from '../../shared/commands';
+import { PipeworkError } from '../../shared/errors';
+import { BinaryContent } from '../../shared/values';
+import { parseJsonBody } from './json-body';
+import { readBody } from './read-body';
+
+export interface CommandRequest {
+  params: Record<string, unknown>;
+  input: unknown;
+}
+
+type RawParams = Record<string, string | string[] | undefined>;
+
+function typesOf(schema: JsonSchema | undefined): string[] {
+  if (!schema?.type) return [];
+  return Array.isArray(schema.type) ? schema.type : [schema.type];
+}
+
+/**
+ * Query and form values arrive as text: a repeated name becomes a list (only for list parameters),
+ * and text given to a list or map parameter is read as JSON when it looks like JSON.
+ */
+export function normalizeParams(raw: RawParams, contract: CommandContract): Record<string, unknown> {
+  const params: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    if (value === undefined) continue;
+    const types = typesOf(contract.parameters[name]);
+    if (Array.isArray(value)) {
+      if (!types.includes('array')) {
+        throw new PipeworkError(
+          'PARAM_INVALID',
+          `Parameter '${name}' is given ${value.length} times but takes one value.`,
+          {
+            commandName: contract.name,
+            parameter: name,
+          },
+        );
+      }
+      params[name] = value;
+      continue;
+    }
+    const looksJson = /^\s*[[{]/.test(value);
+    if (looksJson && (types.includes('array') || types.includes('object'))) {
+      params[name] = parseJsonBody(value);
+    } else {
+      params[name] = types.includes('array') && !types.includes('string') ? [value] : value;
+    }
+  }
+  return params;
+}
+
+/** Reads `a=1&b=2` (form body), keeping repeated names as lists. */
+export function parseForm(text: string): RawParams {
+  const out: Record<string, string | string[]> = {};
+  for (const [key, value] of new URLSearchParams(text)) {
+    const existing = out[key];
+    out[key] =
+      existing === undefined ? value : Array.isArray(existing) ? [...existing, value] : [existing, value];
+  }
+  return out;
+}
+
+function mergeParams(query: RawParams, form: RawParams): RawParams {
+  const merged: RawParams = { ...query };
+  for (const [key, value] of Object.entries(form)) {
+    const existing = merged[key];
+    if (existing === undefined) merged[key] = value;
+    else merged[key] = [...[existing].flat(), ...[value ?? []].flat()];
+  }
+  return merged;
+}
+
+function mediaType(req: Request): string {
+  return (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+function fileNameOf(req: Request): string | undefined {
+  const disposition = req.headers['content-disposition'];
+  return disposition ? /filename="?([^";]+)"?/i.exec(disposition)?.[1] : undefined;
+}
+
+/**
+ * GET: parameters from the query. POST: a form body adds parameters; any other body is the input
+ * (JSON parsed, text as text, anything else as bytes with its mime type).
+ */
+export async function readCommandRequest(
+  req: Request,
+  contract: CommandContract,
+  limit: number,
+): Promise<CommandRequest> {
+  const query = req.query as RawParams;
+  if (req.method !== 'POST') return { params: normalizeParams(query, contract), input: null };
+  const bytes = await readBody(req, limit);
+  const type = mediaType(req);
+  if (type === 'application/x-www-form-urlencoded') {
+    return {
+      params: normalizeParams(mergeParams(query, parseForm(bytes.toString('utf8'))), contract),
+      input: null,
+    };
+  }
+  const params = normalizeParams(query, contract);
+  if (bytes.length === 0) return { params, input: null };
+  if (type === 'application/json' || type.endsWith('+json'))
+    return { params, input: parseJsonBody(bytes.toString('utf8')) };
+  if (
+    type === '' ||
+    type.startsWith('text/') ||
+    type === 'application/yaml' ||
+    type === 'application/x-yaml'
+  ) {
+    return { params, input: bytes.toString('utf8') };
+  }
+  return {
+    params,
+    input: new BinaryContent(
+      new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length),
+      type,
+      fileNameOf(req),
+    ),
+  };
+}

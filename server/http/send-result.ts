@@ -1,0 +1,26 @@
+/** Writes a command's or pipeline's final body with the status and content type of its kind. */
+import type { Response } from 'express';
+import { isBinaryContent } from '../../shared/values';
+
+/** JSON for objects, arrays, numbers and booleans; text for strings; bytes as they are; 204 for nothing. */
+export function sendResult(res: Response, value: unknown): void {
+  if (value === null || value === undefined) {
+    res.status(204).end();
+    return;
+  }
+  if (typeof value === 'string') {
+    res.status(200).type('text/plain; charset=utf-8').send(value);
+    return;
+  }
+  if (isBinaryContent(value)) {
+    res.status(200).setHeader('Content-Type', value.mimeType);
+    if (value.name) res.attachment(value.name);
+    res.end(Buffer.from(value.data.buffer, value.data.byteOffset, value.data.byteLength));
+    return;
+  }
+  if (value instanceof Uint8Array) {
+    res.status(200).type('application/octet-stream').end(Buffer.from(value));
+    return;
+  }
+  res.status(200).json(value);
+}

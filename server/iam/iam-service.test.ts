@@ -1,0 +1,111 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROLE_ADMIN, ROLE_DEVELOPER, ROLE_USER, hasPermission } from '../../shared/auth';
+import { openDatabase } from '../db';
+import { INITIAL_ADMIN_PASSWORD_FILE } from './bootstrap';
+import { TEST_ADMIN_PASSWORD, basic, createTestIam } from './test-iam';
+
+describe('createIamService: first start', () => {
+  it('creates admin with the configured password, systemuser, built-in roles and clients', async () => {
+    const { iam } = createTestIam();
+    const admin = iam.principalByUsername('admin')!;
+    expect(admin.roles.has(ROLE_ADMIN)).toBe(true);
+    expect(admin.roles.has(ROLE_DEVELOPER)).toBe(true); // composite of ROLE_ADMIN
+    const system = iam.principalByUsername('systemuser')!;
+    expect(system.roles.has(ROLE_ADMIN)).toBe(true);
+    await expect(iam.authenticator.authenticate({ authorization: basic('admin', TEST_ADMIN_PASSWORD) })).resolves.toMatchObject({
+      username: 'admin',
+    });
+    expect(iam.clients.list().map((c) => c.clientId)).toEqual(['cli', 'workbench']);
+  });
+
+  it('generates a random admin password, announces it once and writes it with mode 0600', async () => {
+    const lines: string[] = [];
+    const db = openDatabase(':memory:');
+    const { iam, config } = createTestIam({ db, config: { adminPassword: undefined }, announce: (l) => lines.push(l) });
+    const file = join(config.dataDir, INITIAL_ADMIN_PASSWORD_FILE);
+    const password = readFileSync(file, 'utf8').trim();
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(password);
+    await expect(iam.verifyPassword('admin', password)).resolves.toMatchObject({ username: 'admin' });
+    // A restart on the same database neither creates nor announces again.
+    createTestIam({ db, config: { adminPassword: undefined, dataDir: config.dataDir }, announce: (l) => lines.push(l) });
+    expect(lines).toHaveLength(1);
+    expect(existsSync(file)).toBe(true);
+  });
+
+  it('systemuser cannot log in', async () => {
+    const { iam } = createTestIam();
+    await expect(iam.verifyPassword('systemuser', '')).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+  });
+});
+
+describe('principals', () => {
+  it('expand composites, groups and tenants', async () => {
+    const { iam } = createTestIam();
+    iam.roles.create({ name: 'ROLE_EDITOR' });
+    iam.roles.addComposites('ROLE_EDITOR', ['CAN_PIPE_property.*']);
+    const group = iam.groups.create({ name: 'editors', roleNames: ['ROLE_EDITOR'] });
+    const tenant = iam.tenants.create('acme');
+    const alice = await iam.createUser({ username: 'alice', password: 'pw', groups: ['editors'], tenants: ['acme'] });
+    expect(alice.roles.has(ROLE_USER)).toBe(true);
+    expect(alice.roles.has('ROLE_EDITOR')).toBe(true);
+    expect(hasPermission(alice, 'CAN_PIPE_property.put')).toBe(true);
+    expect(hasPermission(alice, 'CAN_PIPE_iam.user.create')).toBe(false);
+    expect([...alice.groups]).toEqual([group.uuid]);
+    expect([...alice.tenants]).toEqual([tenant.uuid]);
+    // Changes reach cached principals.
+    iam.roles.addComposites('ROLE_EDITOR', ['CAN_PIPE_mail.send']);
+    expect(hasPermission(iam.principalByUuid(alice.uuid)!, 'CAN_PIPE_mail.send')).toBe(true);
+  });
+
+  it('survive composite cycles', async () => {
+    const { iam } = createTestIam();
+    iam.roles.create({ name: 'A' });
+    iam.roles.create({ name: 'B' });
+    iam.roles.addComposites('A', ['B']);
+    iam.roles.addComposites('B', ['A']);
+    const bob = await iam.createUser({ username: 'bob', password: 'pw', roles: ['A'] });
+    expect([...bob.roles].sort()).toEqual(expect.arrayContaining(['A', 'B', ROLE_USER]));
+  });
+
+  it('unknown and deleted users resolve to null', async () => {
+    const { iam } = createTestIam();
+    const carol = await iam.createUser({ username: 'carol', password: 'pw' });
+    expect(iam.principalByUsername('nobody')).toBeNull();
+    iam.deleteUser(carol.uuid);
+    expect(iam.principalByUuid(carol.uuid)).toBeNull();
+    expect(() => iam.deleteUser(iam.principalByUsername('systemuser')!.uuid)).toThrow(
+      expect.objectContaining({ code: 'FORBIDDEN' }),
+    );
+  });
+});
+
+describe('Basic credentials and the credential cache', () => {
+  it('caches a verified password and forgets it on password change and delete', async () => {
+    const { iam } = createTestIam();
+    const dave = await iam.createUser({ username: 'dave', password: 'old' });
+    await iam.verifyPassword('dave', 'old');
+    await iam.verifyPassword('dave', 'old');
+    await iam.setPassword(dave.uuid, 'new');
+    await expect(iam.verifyPassword('dave', 'old')).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+    await expect(iam.verifyPassword('dave', 'new')).resolves.toMatchObject({ uuid: dave.uuid });
+    iam.deleteUser(dave.uuid);
+    await expect(iam.verifyPassword('dave', 'new')).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+  });
+
+  it('answers an unknown user and a wrong password alike', async () => {
+    const { iam } = createTestIam();
+    await iam.createUser({ username: 'erin', password: 'right' });
+    const errors = await Promise.all(
+      [basic('erin', 'wrong'), basic('nobody', 'right')].map((authorization) =>
+        iam.authenticator.authenticate({ authorization }).catch((e: unknown) => e),
+      ),
+    );
+    const [a, b] = errors as { code: string; message: string }[];
+    expect(a!.code).toBe('UNAUTHENTICATED');
+    expect({ code: b!.code, message: b!.message }).toEqual({ code: a!.code, message: a!.message });
+  });
+});

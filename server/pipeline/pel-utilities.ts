@@ -1,0 +1,23 @@
+/** The `@name` utilities of expressions on the server: the isomorphic ones plus those that need the server. */
+import type { Principal } from '../../shared/auth';
+import { defaultUtilities, type PelUtilities } from '../../shared/pel';
+import { userUtilityFactory } from '../iam/user-utility';
+import type { ServerServices } from '../services';
+
+/** Server-side utilities, each built for the principal the pipeline runs as. */
+export type UtilityFactory = (principal: Principal | null, services: ServerServices) => PelUtilities;
+
+/** Extra utility factories (e.g. `@user`, `@property`), registered by the modules that own them. */
+const factories: UtilityFactory[] = [userUtilityFactory];
+
+export function registerUtilityFactory(factory: UtilityFactory): void {
+  factories.push(factory);
+}
+
+export function utilitiesFor(services: ServerServices): (principal: Principal | null) => PelUtilities {
+  return (principal) => {
+    const utilities: PelUtilities = { ...defaultUtilities };
+    for (const factory of factories) Object.assign(utilities, factory(principal, services));
+    return utilities;
+  };
+}

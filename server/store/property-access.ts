@@ -1,0 +1,110 @@
+/**
+ * Who may read and write which property key (DESIGN 7): `global` for every authenticated user, `user/<uuid>`
+ * for that user, `group/<uuid>` and `tenant/<uuid>` for their members, admins everything; the reserved
+ * built-in apps for nobody to change. Group and tenant membership come from the Principal, which the IAM
+ * module fills in; per-app rules can be added through `AppAccessRules`.
+ */
+import { isAdmin, type Principal } from '../../shared/auth';
+import { PipeworkError } from '../../shared/errors';
+import {
+  appFolderOf,
+  isReservedAppKey,
+  type AppFolder,
+  type KeyScope,
+} from '../../shared/property';
+
+export type AccessMode = 'read' | 'write';
+
+/**
+ * Extra rules an app may carry (spec 2.4, configured in IAM). Return false to deny, true or undefined to
+ * leave the decision to the folder rules. Never consulted for admins, never able to grant more.
+ */
+export interface AppAccessRules {
+  allows(principal: Principal, app: AppFolder, mode: AccessMode): boolean | undefined;
+}
+
+export interface PropertyAccessOptions {
+  appRules?: AppAccessRules;
+}
+
+function ownerFolderAllows(principal: Principal, key: string): boolean {
+  const slash = key.indexOf('/');
+  const root = slash < 0 ? key : key.slice(0, slash);
+  if (root === 'global') return true;
+  const end = key.indexOf('/', slash + 1);
+  const owner = end < 0 ? key.slice(slash + 1) : key.slice(slash + 1, end);
+  if (slash < 0 || owner === '') return false;
+  switch (root) {
+    case 'user':
+      return owner === principal.uuid;
+    case 'group':
+      return principal.groups.has(owner);
+    case 'tenant':
+      return principal.tenants.has(owner);
+    default:
+      return false;
+  }
+}
+
+export class PropertyAccess {
+  private readonly appRules?: AppAccessRules;
+
+  constructor(options: PropertyAccessOptions = {}) {
+    this.appRules = options.appRules;
+  }
+
+  private appAllows(principal: Principal, key: string, mode: AccessMode): boolean {
+    if (!this.appRules) return true;
+    const app = appFolderOf(key);
+    return !app || this.appRules.allows(principal, app, mode) !== false;
+  }
+
+  /** Whether the principal may read the property at `key` (a valid, normalised key). */
+  canRead(principal: Principal | null, key: string): boolean {
+    if (!principal) return false;
+    if (isAdmin(principal)) return true;
+    return ownerFolderAllows(principal, key) && this.appAllows(principal, key, 'read');
+  }
+
+  /** Whether the principal may create, change or delete the property at `key`. Reserved apps: nobody. */
+  canWrite(principal: Principal | null, key: string): boolean {
+    if (!principal || isReservedAppKey(key)) return false;
+    if (isAdmin(principal)) return true;
+    return ownerFolderAllows(principal, key) && this.appAllows(principal, key, 'write');
+  }
+
+  /** FORBIDDEN unless the principal may read `key`. */
+  assertRead(principal: Principal | null, key: string): void {
+    if (!this.canRead(principal, key)) {
+      throw new PipeworkError('FORBIDDEN', `You may not read '${key}'.`, { key });
+    }
+  }
+
+  /** FORBIDDEN unless the principal may write `key` (reserved apps named as such). */
+  assertWrite(principal: Principal | null, key: string): void {
+    if (this.canWrite(principal, key)) return;
+    const reason = isReservedAppKey(key) ? ' It belongs to a reserved built-in app.' : '';
+    throw new PipeworkError('FORBIDDEN', `You may not change '${key}'.${reason}`, { key });
+  }
+
+  /**
+   * The folders whose keys the principal may read: what a listing scans. App rules narrow single keys
+   * further (`canRead` is applied to each result), so this is an upper bound.
+   */
+  readScope(principal: Principal | null): KeyScope {
+    if (!principal) return [];
+    if (isAdmin(principal)) return 'all';
+    return [
+      'global',
+      `user/${principal.uuid}`,
+      ...[...principal.groups].map((g) => `group/${g}`),
+      ...[...principal.tenants].map((t) => `tenant/${t}`),
+    ];
+  }
+
+  /** True when per-key checks can be skipped for results inside `readScope` (no app rules configured). */
+  get scopeIsExact(): boolean {
+    return this.appRules === undefined;
+  }
+
+}

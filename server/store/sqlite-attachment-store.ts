@@ -1,0 +1,240 @@
+/**
+ * Attachments in SQLite: metadata in one table, content in chunk rows of at most 1 MiB, so that any size goes
+ * in and out holding one chunk in memory. A streamed upload writes chunks of a hidden (pending) attachment and
+ * swaps it into place in one short transaction at the end: no transaction spans an await.
+ */
+import { randomUUID } from 'node:crypto';
+import type { SqliteDatabase } from '../db';
+import { PipeworkError } from '../../shared/errors';
+import {
+  checkAttachmentName,
+  type AttachmentPutOptions,
+  type AttachmentStore,
+  type AttachmentWriteOptions,
+  type PropertyAttachment,
+} from '../../shared/property';
+
+/** Bytes per stored chunk of a streamed upload. */
+export const ATTACHMENT_CHUNK_BYTES = 1024 * 1024;
+
+const DEFAULT_CONTENT_TYPE = 'application/octet-stream';
+const COLUMNS = 'uuid, name, content_type AS contentType, length, chunks, created, updated';
+
+interface AttachmentRow extends PropertyAttachment {
+  id: number;
+}
+
+function asBuffer(data: Uint8Array): Buffer {
+  return Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+}
+
+function publicAttachment(row: AttachmentRow): PropertyAttachment {
+  const { id: _id, ...rest } = row;
+  return rest;
+}
+
+export class SqliteAttachmentStore implements AttachmentStore {
+  private readonly stmt;
+  private readonly tx;
+
+  constructor(
+    private readonly db: SqliteDatabase,
+    /** The row id of the live property at `key`, or PROPERTY_NOT_FOUND. */
+    private readonly propertyIdOf: (key: string) => number,
+    private readonly clock: () => number,
+    private readonly chunkBytes = ATTACHMENT_CHUNK_BYTES,
+  ) {
+    const prepare = <T>(sql: string) => db.prepare<unknown[], T>(sql);
+    this.stmt = {
+      byName: prepare<AttachmentRow>(
+        `SELECT id, ${COLUMNS} FROM property_attachment WHERE property_id = ? AND name = ? AND pending = 0`,
+      ),
+      byId: prepare<AttachmentRow>(`SELECT id, ${COLUMNS} FROM property_attachment WHERE id = ?`),
+      list: prepare<AttachmentRow>(
+        `SELECT id, ${COLUMNS} FROM property_attachment WHERE property_id = ? AND pending = 0 ORDER BY name`,
+      ),
+      insert: db.prepare(
+        `INSERT INTO property_attachment (property_id, uuid, name, content_type, created, pending) VALUES (?, ?, ?, ?, ?, ?)`,
+      ),
+      setMeta: db.prepare('UPDATE property_attachment SET content_type = ?, length = ?, chunks = ?, updated = ? WHERE id = ?'),
+      publish: db.prepare(
+        'UPDATE property_attachment SET pending = 0, length = ?, chunks = ?, updated = ? WHERE id = ? AND pending = 1',
+      ),
+      delete: db.prepare('DELETE FROM property_attachment WHERE id = ?'),
+      deleteChunks: db.prepare('DELETE FROM property_attachment_chunk WHERE attachment_id = ?'),
+      insertChunk: db.prepare('INSERT INTO property_attachment_chunk (attachment_id, idx, data) VALUES (?, ?, ?)'),
+      replaceChunk: db.prepare('UPDATE property_attachment_chunk SET data = ? WHERE attachment_id = ? AND idx = ?'),
+      chunkLength: prepare<number>(
+        'SELECT length(data) FROM property_attachment_chunk WHERE attachment_id = ? AND idx = ?',
+      ).pluck(),
+      chunk: prepare<Buffer>('SELECT data FROM property_attachment_chunk WHERE attachment_id = ? AND idx = ?').pluck(),
+      stalePending: db.prepare('DELETE FROM property_attachment WHERE pending = 1'),
+    };
+    this.tx = {
+      put: db.transaction((key: string, name: string, options: AttachmentPutOptions) => this.putNow(key, name, options)),
+      putChunk: db.transaction((key: string, name: string, data: Uint8Array, index: number | undefined) =>
+        this.putChunkNow(key, name, data, index),
+      ),
+      publish: db.transaction((pendingId: number, key: string, name: string, length: number, chunks: number) =>
+        this.publishNow(pendingId, key, name, length, chunks),
+      ),
+    };
+    // Uploads that were arriving when the process died never completed: drop them.
+    this.stmt.stalePending.run();
+  }
+
+  private find(key: string, name: string): AttachmentRow | undefined {
+    return this.stmt.byName.get(this.propertyIdOf(key), checkAttachmentName(name));
+  }
+
+  private require(key: string, name: string): AttachmentRow {
+    const row = this.find(key, name);
+    if (!row) throw new PipeworkError('NOT_FOUND', `Property '${key}' has no attachment '${name}'.`, { key, name });
+    return row;
+  }
+
+  private create(propertyId: number, name: string, contentType: string | undefined, pending: boolean): number {
+    const info = this.stmt.insert.run(
+      propertyId,
+      randomUUID(),
+      name,
+      contentType ?? DEFAULT_CONTENT_TYPE,
+      this.clock(),
+      pending ? 1 : 0,
+    );
+    return Number(info.lastInsertRowid);
+  }
+
+  private putNow(key: string, rawName: string, options: AttachmentPutOptions): PropertyAttachment {
+    const name = checkAttachmentName(rawName);
+    const propertyId = this.propertyIdOf(key);
+    const existing = this.stmt.byName.get(propertyId, name);
+    const id = existing?.id ?? this.create(propertyId, name, options.contentType, false);
+    let { length, chunks } = existing ?? { length: 0, chunks: 0 };
+    if (options.content) {
+      this.stmt.deleteChunks.run(id);
+      const content = asBuffer(options.content);
+      chunks = 0;
+      for (let at = 0; at < content.length; at += this.chunkBytes) {
+        this.stmt.insertChunk.run(id, chunks++, content.subarray(at, at + this.chunkBytes));
+      }
+      length = content.length;
+    }
+    const contentType = options.contentType ?? existing?.contentType ?? DEFAULT_CONTENT_TYPE;
+    this.stmt.setMeta.run(contentType, length, chunks, existing ? this.clock() : null, id);
+    return publicAttachment(this.stmt.byId.get(id)!);
+  }
+
+  private putChunkNow(key: string, rawName: string, data: Uint8Array, index: number | undefined): PropertyAttachment {
+    const name = checkAttachmentName(rawName);
+    const propertyId = this.propertyIdOf(key);
+    const existing = this.stmt.byName.get(propertyId, name);
+    const id = existing?.id ?? this.create(propertyId, name, undefined, false);
+    let { length, chunks } = existing ?? { length: 0, chunks: 0 };
+    const at = index ?? chunks;
+    if (!Number.isInteger(at) || at < 0 || at > chunks) {
+      throw new PipeworkError('PARAM_INVALID', `Chunk index ${at} is out of range 0..${chunks}.`, { parameter: 'index' });
+    }
+    if (at === chunks) {
+      this.stmt.insertChunk.run(id, at, asBuffer(data));
+      chunks += 1;
+      length += data.byteLength;
+    } else {
+      length += data.byteLength - this.stmt.chunkLength.get(id, at)!;
+      this.stmt.replaceChunk.run(asBuffer(data), id, at);
+    }
+    this.stmt.setMeta.run(existing?.contentType ?? DEFAULT_CONTENT_TYPE, length, chunks, this.clock(), id);
+    return publicAttachment(this.stmt.byId.get(id)!);
+  }
+
+  private publishNow(pendingId: number, key: string, name: string, length: number, chunks: number): PropertyAttachment {
+    const propertyId = this.propertyIdOf(key);
+    const old = this.stmt.byName.get(propertyId, name);
+    if (old) this.stmt.delete.run(old.id);
+    // Zero rows: the property was deleted (and the pending upload with it) while the content arrived.
+    if (this.stmt.publish.run(length, chunks, this.clock(), pendingId).changes === 0) {
+      throw new PipeworkError('PROPERTY_NOT_FOUND', `Property '${key}' was deleted during the upload.`, { key });
+    }
+    return publicAttachment(this.stmt.byId.get(pendingId)!);
+  }
+
+  async put(key: string, name: string, options: AttachmentPutOptions = {}): Promise<PropertyAttachment> {
+    return this.tx.put.immediate(key, name, options);
+  }
+
+  async putChunk(key: string, name: string, data: Uint8Array, index?: number): Promise<PropertyAttachment> {
+    return this.tx.putChunk.immediate(key, name, data, index);
+  }
+
+  async write(
+    key: string,
+    rawName: string,
+    source: AsyncIterable<Uint8Array>,
+    options: AttachmentWriteOptions = {},
+  ): Promise<PropertyAttachment> {
+    const name = checkAttachmentName(rawName);
+    const pendingId = this.create(this.propertyIdOf(key), name, options.contentType, true);
+    const maxBytes = options.maxBytes ?? Infinity;
+    let pieces: Buffer[] = [];
+    let buffered = 0;
+    let length = 0;
+    let chunks = 0;
+    const flush = (all: boolean) => {
+      while (buffered >= this.chunkBytes || (all && buffered > 0)) {
+        const joined = pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces, buffered);
+        const chunk = joined.subarray(0, this.chunkBytes);
+        this.stmt.insertChunk.run(pendingId, chunks++, chunk);
+        const rest = joined.subarray(chunk.length);
+        pieces = rest.length > 0 ? [rest] : [];
+        buffered = rest.length;
+      }
+    };
+    try {
+      for await (const piece of source) {
+        length += piece.byteLength;
+        if (length > maxBytes) {
+          throw new PipeworkError('PAYLOAD_TOO_LARGE', `The attachment is larger than ${maxBytes} bytes.`, { maxBytes });
+        }
+        pieces.push(asBuffer(piece));
+        buffered += piece.byteLength;
+        flush(false);
+      }
+      flush(true);
+      return this.tx.publish.immediate(pendingId, key, name, length, chunks);
+    } catch (error) {
+      this.stmt.delete.run(pendingId);
+      throw error;
+    }
+  }
+
+  async list(key: string): Promise<PropertyAttachment[]> {
+    return this.stmt.list.all(this.propertyIdOf(key)).map(publicAttachment);
+  }
+
+  async get(key: string, name: string): Promise<PropertyAttachment | undefined> {
+    const row = this.find(key, name);
+    return row ? publicAttachment(row) : undefined;
+  }
+
+  async readChunk(key: string, name: string, index: number): Promise<Uint8Array | undefined> {
+    const row = this.find(key, name);
+    return row ? this.stmt.chunk.get(row.id, index) : undefined;
+  }
+
+  async *read(key: string, name: string): AsyncIterable<Uint8Array> {
+    const row = this.require(key, name);
+    for (let index = 0; index < row.chunks; index++) {
+      const data = this.stmt.chunk.get(row.id, index);
+      // Missing: the attachment was replaced or deleted while it was being read.
+      if (data === undefined) throw new PipeworkError('CONFLICT', `Attachment '${name}' changed while it was read.`);
+      yield data;
+    }
+  }
+
+  async delete(key: string, name: string): Promise<boolean> {
+    const row = this.find(key, name);
+    if (!row) return false;
+    this.stmt.delete.run(row.id);
+    return true;
+  }
+}

@@ -1,0 +1,353 @@
+/**
+ * The SQLite property store: prepared statements, `BEGIN IMMEDIATE` transactions for every write, index
+ * range scans for wildcard listings, and synchronous reads for the `@property` PEL utility.
+ */
+import { randomUUID } from 'node:crypto';
+import { migrate, type SqliteDatabase } from '../db';
+import { PipeworkError } from '../../shared/errors';
+import {
+  compileKeyPattern,
+  isPropertyRoot,
+  normalizePropertyKey,
+  scanRanges,
+  type KeyScope,
+  type NewProperty,
+  type Property,
+  type PropertyChange,
+  type PropertyPatch,
+  type PropertyQuery,
+  type PropertyStore,
+  type DeleteMatchingOptions,
+  type SaveOptions,
+  type SaveResult,
+  type SyncPropertyReader,
+  type UpdateOptions,
+  type UpdateResult,
+  type WriteOptions,
+  DEFAULT_PROPERTY_TYPE,
+} from '../../shared/property';
+import { PROPERTY_MIGRATIONS } from './migrations';
+import { SqliteAttachmentStore } from './sqlite-attachment-store';
+import { childrenOf } from './sqlite-children';
+import {
+  PROPERTY_COLUMNS,
+  STORED_COLUMNS,
+  defaultValueText,
+  expiryOf,
+  normalizeTimeToLive,
+  publicCopy,
+  toProperty,
+  type PropertyRow,
+  type StoredRow,
+} from './sqlite-rows';
+
+export interface SqlitePropertyStoreOptions {
+  /** Epoch milliseconds now (tests move time forward). */
+  clock?: () => number;
+}
+
+const LIVE = '(expires_at IS NULL OR expires_at > ?)';
+
+function notFound(key: string): PipeworkError {
+  return new PipeworkError('PROPERTY_NOT_FOUND', `Property '${key}' does not exist.`, { key });
+}
+
+export class SqlitePropertyStore implements PropertyStore, SyncPropertyReader {
+  readonly attachments: SqliteAttachmentStore;
+  private readonly clock: () => number;
+  private readonly stmt;
+  private readonly tx;
+
+  /** Opens the store on a database, applying the property module's migrations. */
+  constructor(
+    readonly db: SqliteDatabase,
+    options: SqlitePropertyStoreOptions = {},
+  ) {
+    migrate(db, 'property', PROPERTY_MIGRATIONS);
+    this.clock = options.clock ?? Date.now;
+    const prepare = <T>(sql: string) => db.prepare<unknown[], T>(sql);
+    this.stmt = {
+      live: prepare<PropertyRow>(`SELECT ${PROPERTY_COLUMNS} FROM property WHERE key = ? AND ${LIVE}`),
+      stored: prepare<StoredRow>(`SELECT ${STORED_COLUMNS} FROM property WHERE key = ?`),
+      storedById: prepare<StoredRow>(`SELECT ${STORED_COLUMNS} FROM property WHERE id = ?`),
+      rangeTo: prepare<PropertyRow>(
+        `SELECT ${PROPERTY_COLUMNS} FROM property WHERE key >= ? AND key < ? AND ${LIVE} ORDER BY key`,
+      ),
+      rangeOpen: prepare<PropertyRow>(`SELECT ${PROPERTY_COLUMNS} FROM property WHERE key >= ? AND ${LIVE} ORDER BY key`),
+      keysTo: prepare<string>(`SELECT key FROM property WHERE key >= ? AND key < ? AND ${LIVE} ORDER BY key`).pluck(),
+      keysOpen: prepare<string>(`SELECT key FROM property WHERE key >= ? AND ${LIVE} ORDER BY key`).pluck(),
+      liveKey: prepare<string>(`SELECT key FROM property WHERE key = ? AND ${LIVE}`).pluck(),
+      insert: db.prepare(
+        `INSERT INTO property (uuid, key, value, type, created, updated, ttl, expires_at, default_value, version, author)
+         VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?, 1, ?)`,
+      ),
+      update: db.prepare(
+        `UPDATE property SET value = ?, type = ?, updated = ?, ttl = ?, expires_at = ?, default_value = ?,
+         version = version + 1, author = ? WHERE id = ?`,
+      ),
+      rename: db.prepare('UPDATE property SET key = ?, updated = ?, version = version + 1, author = ? WHERE id = ?'),
+      delete: db.prepare('DELETE FROM property WHERE id = ?'),
+      expired: prepare<StoredRow>(
+        `SELECT ${STORED_COLUMNS} FROM property WHERE expires_at IS NOT NULL AND expires_at <= ? ORDER BY expires_at LIMIT ?`,
+      ),
+      author: prepare<string | null>(`SELECT author FROM property WHERE key = ? AND ${LIVE}`).pluck(),
+      idOfLive: prepare<number>(`SELECT id FROM property WHERE key = ? AND ${LIVE}`).pluck(),
+    };
+    this.tx = {
+      save: db.transaction((input: NewProperty, options: SaveOptions) => this.saveNow(input, options)),
+      update: db.transaction((key: string, patch: PropertyPatch, options: UpdateOptions) =>
+        this.updateNow(key, patch, options),
+      ),
+      delete: db.transaction((key: string) => this.deleteNow(key)),
+      deleteMatching: db.transaction((query: PropertyQuery, options: DeleteMatchingOptions) =>
+        this.deleteMatchingNow(query, options),
+      ),
+      copy: db.transaction((from: string, to: string, options: WriteOptions) => this.copyNow(from, to, options)),
+      move: db.transaction((from: string, to: string, options: WriteOptions) => this.moveNow(from, to, options)),
+      deleteExpired: db.transaction((limit: number) => this.deleteExpiredNow(limit)),
+    };
+    this.attachments = new SqliteAttachmentStore(db, (key) => this.liveIdOf(key), this.clock);
+  }
+
+  // ---- synchronous reads (also behind the async interface) ----
+
+  getSync(key: string): Property | undefined {
+    const row = this.stmt.live.get(normalizePropertyKey(key), this.clock());
+    return row ? toProperty(row) : undefined;
+  }
+
+  listSync(query: PropertyQuery): Property[] {
+    const pattern = typeof query.pattern === 'string' ? compileKeyPattern(query.pattern) : query.pattern;
+    const scope = query.scope ?? 'all';
+    const limit = query.limit ?? Infinity;
+    const now = this.clock();
+    const out: Property[] = [];
+    for (const range of scanRanges(pattern, scope)) {
+      if ('exact' in range) {
+        const row = this.stmt.live.get(range.exact, now);
+        if (row && pattern.matches(row.key)) out.push(toProperty(row));
+      } else {
+        const rows =
+          range.to === undefined ? this.stmt.rangeOpen.all(range.from, now) : this.stmt.rangeTo.all(range.from, range.to, now);
+        for (const row of rows) {
+          if (out.length >= limit) break;
+          if (pattern.matches(row.key)) out.push(toProperty(row));
+        }
+      }
+      if (out.length >= limit) return out.slice(0, limit);
+    }
+    return out;
+  }
+
+  keysSync(query: PropertyQuery): string[] {
+    const pattern = typeof query.pattern === 'string' ? compileKeyPattern(query.pattern) : query.pattern;
+    const now = this.clock();
+    const out: string[] = [];
+    for (const range of scanRanges(pattern, query.scope ?? 'all')) {
+      const keys =
+        'exact' in range
+          ? this.stmt.liveKey.all(range.exact, now)
+          : range.to === undefined
+            ? this.stmt.keysOpen.all(range.from, now)
+            : this.stmt.keysTo.all(range.from, range.to, now);
+      for (const key of keys) if (pattern.matches(key)) out.push(key);
+    }
+    return query.limit === undefined ? out : out.slice(0, query.limit);
+  }
+
+  childrenSync(parent: string | null, scope: KeyScope = 'all'): string[] {
+    const base = parent === null || isPropertyRoot(parent) ? parent : normalizePropertyKey(parent);
+    return childrenOf(this.db, base, scope, this.clock());
+  }
+
+  // ---- the asynchronous contract ----
+
+  async get(key: string): Promise<Property | undefined> {
+    return this.getSync(key);
+  }
+  async list(query: PropertyQuery): Promise<Property[]> {
+    return this.listSync(query);
+  }
+  async keys(query: PropertyQuery): Promise<string[]> {
+    return this.keysSync(query);
+  }
+  async children(parent: string | null, scope: KeyScope = 'all'): Promise<string[]> {
+    return this.childrenSync(parent, scope);
+  }
+  async save(input: NewProperty, options: SaveOptions = {}): Promise<SaveResult> {
+    return this.tx.save.immediate(input, options);
+  }
+  async update(key: string, patch: PropertyPatch, options: UpdateOptions = {}): Promise<UpdateResult> {
+    return this.tx.update.immediate(normalizePropertyKey(key), patch, options);
+  }
+  async delete(key: string, _options: WriteOptions = {}): Promise<PropertyChange | undefined> {
+    return this.tx.delete.immediate(normalizePropertyKey(key));
+  }
+  async deleteMatching(query: PropertyQuery, options: DeleteMatchingOptions = {}): Promise<PropertyChange[]> {
+    return this.tx.deleteMatching.immediate(query, options);
+  }
+  async copy(from: string, to: string, options: WriteOptions = {}): Promise<UpdateResult> {
+    return this.tx.copy.immediate(normalizePropertyKey(from), normalizePropertyKey(to), options);
+  }
+  async move(from: string, to: string, options: WriteOptions = {}): Promise<UpdateResult> {
+    return this.tx.move.immediate(normalizePropertyKey(from), normalizePropertyKey(to), options);
+  }
+  async deleteExpired(limit = 500): Promise<PropertyChange[]> {
+    return this.tx.deleteExpired.immediate(limit);
+  }
+  async authorOf(key: string): Promise<string | null | undefined> {
+    return this.stmt.author.get(normalizePropertyKey(key), this.clock());
+  }
+  async close(): Promise<void> {
+    // The database belongs to the server; it closes it.
+  }
+
+  // ---- writes, each run inside one BEGIN IMMEDIATE transaction ----
+
+  private liveIdOf(key: string): number {
+    const id = this.stmt.idOfLive.get(normalizePropertyKey(key), this.clock());
+    if (id === undefined) throw notFound(key);
+    return id;
+  }
+
+  /** The stored row at `key`; an expired one is deleted first and reported in `changes`. */
+  private storedLive(key: string, now: number, changes: PropertyChange[]): StoredRow | undefined {
+    const row = this.stmt.stored.get(key);
+    if (!row) return undefined;
+    if (row.expiresAt !== null && row.expiresAt <= now) {
+      this.stmt.delete.run(row.id);
+      changes.push({ kind: 'deleted', origin: publicCopy(row), target: null });
+      return undefined;
+    }
+    return row;
+  }
+
+  private insert(input: NewProperty, now: number, actor: string | null | undefined): Property {
+    const ttl = normalizeTimeToLive(input.timeToLive);
+    this.stmt.insert.run(
+      randomUUID(),
+      input.key,
+      input.value ?? null,
+      input.type ?? DEFAULT_PROPERTY_TYPE,
+      now,
+      ttl,
+      expiryOf(now, ttl),
+      defaultValueText(input.defaultValue),
+      actor ?? null,
+    );
+    return toProperty(this.stmt.live.get(input.key, now)!);
+  }
+
+  private applyPatch(row: StoredRow, patch: PropertyPatch, now: number, actor: string | null | undefined): Property {
+    const ttl = patch.timeToLive !== undefined ? normalizeTimeToLive(patch.timeToLive) : row.timeToLive;
+    this.stmt.update.run(
+      patch.value !== undefined ? patch.value : row.value,
+      patch.type ?? row.type,
+      now,
+      ttl,
+      expiryOf(row.created, ttl),
+      patch.defaultValue !== undefined ? defaultValueText(patch.defaultValue) : row.defaultValue,
+      actor ?? null,
+      row.id,
+    );
+    return publicCopy(this.stmt.storedById.get(row.id)!);
+  }
+
+  private saveNow(raw: NewProperty, options: SaveOptions): SaveResult {
+    const input = { ...raw, key: normalizePropertyKey(raw.key) };
+    const now = this.clock();
+    const changes: PropertyChange[] = [];
+    const row = this.storedLive(input.key, now, changes);
+    if (!row) {
+      const property = this.insert(input, now, options.actor);
+      changes.push({ kind: 'created', origin: null, target: property });
+      return { result: 'create', property, changes };
+    }
+    const strategy = options.ifExists ?? 'error';
+    if (strategy === 'error') {
+      throw new PipeworkError('PROPERTY_EXISTS', `Property '${input.key}' already exists.`, { key: input.key });
+    }
+    if (strategy === 'skip') return { result: 'skip', property: publicCopy(row), changes };
+    const { key: _key, ...patch } = input;
+    const property = this.applyPatch(row, patch, now, options.actor);
+    changes.push({ kind: 'changed', origin: publicCopy(row), target: property });
+    return { result: 'update', property, changes };
+  }
+
+  private updateNow(key: string, patch: PropertyPatch, options: UpdateOptions): UpdateResult {
+    const now = this.clock();
+    const changes: PropertyChange[] = [];
+    const row = this.storedLive(key, now, changes);
+    if (!row) throw notFound(key);
+    if (options.expectedVersion !== undefined && options.expectedVersion !== row.version) {
+      throw new PipeworkError(
+        'CONFLICT',
+        `Property '${key}' is at version ${row.version}, not ${options.expectedVersion}.`,
+        { key, expectedVersion: options.expectedVersion, actualVersion: row.version },
+      );
+    }
+    const property = this.applyPatch(row, patch, now, options.actor);
+    changes.push({ kind: 'changed', origin: publicCopy(row), target: property });
+    return { property, changes };
+  }
+
+  private deleteNow(key: string): PropertyChange | undefined {
+    const row = this.stmt.stored.get(key);
+    if (!row || (row.expiresAt !== null && row.expiresAt <= this.clock())) return undefined;
+    this.stmt.delete.run(row.id);
+    return { kind: 'deleted', origin: publicCopy(row), target: null };
+  }
+
+  private deleteMatchingNow(query: PropertyQuery, options: DeleteMatchingOptions): PropertyChange[] {
+    const matches = this.listSync(query);
+    for (const property of matches) options.guard?.(property);
+    const changes: PropertyChange[] = [];
+    for (const property of matches) {
+      const row = this.stmt.stored.get(property.key)!;
+      this.stmt.delete.run(row.id);
+      changes.push({ kind: 'deleted', origin: property, target: null });
+    }
+    return changes;
+  }
+
+  private copyNow(from: string, to: string, options: WriteOptions): UpdateResult {
+    if (from === to) throw new PipeworkError('PARAM_INVALID', 'A property cannot be copied onto itself.', { parameter: 'to' });
+    const now = this.clock();
+    const source = this.stmt.live.get(from, now);
+    if (!source) throw notFound(from);
+    const fields = toProperty(source);
+    const changes: PropertyChange[] = [];
+    const target = this.storedLive(to, now, changes);
+    const copy = { value: fields.value, type: fields.type, timeToLive: fields.timeToLive, defaultValue: fields.defaultValue };
+    if (!target) {
+      const property = this.insert({ key: to, ...copy }, now, options.actor);
+      changes.push({ kind: 'created', origin: null, target: property });
+      return { property, changes };
+    }
+    const property = this.applyPatch(target, copy, now, options.actor);
+    changes.push({ kind: 'changed', origin: publicCopy(target), target: property });
+    return { property, changes };
+  }
+
+  private moveNow(from: string, to: string, options: WriteOptions): UpdateResult {
+    if (from === to) throw new PipeworkError('PARAM_INVALID', 'A property cannot be moved onto itself.', { parameter: 'to' });
+    const now = this.clock();
+    const changes: PropertyChange[] = [];
+    const source = this.storedLive(from, now, changes);
+    if (!source) throw notFound(from);
+    if (this.storedLive(to, now, changes)) {
+      throw new PipeworkError('PROPERTY_EXISTS', `Property '${to}' already exists.`, { key: to });
+    }
+    this.stmt.rename.run(to, now, options.actor ?? null, source.id);
+    const property = publicCopy(this.stmt.storedById.get(source.id)!);
+    changes.push({ kind: 'deleted', origin: publicCopy(source), target: null });
+    changes.push({ kind: 'created', origin: null, target: property });
+    return { property, changes };
+  }
+
+  private deleteExpiredNow(limit: number): PropertyChange[] {
+    const rows = this.stmt.expired.all(this.clock(), limit);
+    for (const row of rows) this.stmt.delete.run(row.id);
+    return rows.map((row) => ({ kind: 'deleted', origin: publicCopy(row), target: null }));
+  }
+}

@@ -1,0 +1,1 @@
+export { type Principal, ROLE_ADMIN, ROLE_DEVELOPER, ROLE_USER, isAdmin, hasPermission } from './principal';

@@ -1,0 +1,52 @@
+/** The one description of a command, from which validation, the v7 schema, docs, CLI help and permissions come. */
+import type { JsonSchema } from './json-schema';
+
+/** What a command takes as input body or gives as output. */
+export type ValueKind = 'none' | 'json' | 'text' | 'bytes' | 'any';
+
+/** Commands that steer the runner rather than transform the body. */
+export type ControlFlowRole = 'if' | 'if.else' | 'if.end' | 'foreach' | 'foreach.end' | 'exit';
+
+export interface CommandExample {
+  title: string;
+  /** A pipeline in YAML that uses the command. */
+  pipeline: string;
+}
+
+export interface CommandContract {
+  /** Dotted lower-case name, e.g. `property.list`. */
+  name: string;
+  /** Other names that call the same command (e.g. `body.set` for `set.body`). */
+  aliases?: string[];
+  /** One line, shown in lists and completion. */
+  summary: string;
+  /** Longer text for the reference (optional). */
+  description?: string;
+  /**
+   * Parameters as JSON Schema properties. Values written as templates (`#{...}`) are evaluated first,
+   * then validated against these schemas. The common parameters (`if`, `input`, `output`, `onError`,
+   * `id`, `description`) are added by the registry and need not be listed.
+   */
+  parameters: Record<string, JsonSchema>;
+  /** Names of required parameters. */
+  required?: string[];
+  /** The parameter that `- name: value` sets. */
+  defaultParameter?: string;
+  /** Parameters whose values are passed on as written, not evaluated (e.g. an expression the command runs itself). */
+  rawParameters?: string[];
+  input: ValueKind;
+  output: ValueKind;
+  /** The role a caller needs; by default `CAN_PIPE_<name>`. */
+  permission?: string;
+  /** Marks runner-steering commands (`if`, `foreach`, ...). */
+  controlFlow?: ControlFlowRole;
+  examples?: CommandExample[];
+}
+
+/** The permission needed for a command. */
+export function permissionOf(contract: CommandContract): string {
+  return contract.permission ?? `CAN_PIPE_${contract.name}`;
+}
+
+/** A command name is dotted lower case: letters and digits in each part, no underscores or spaces. */
+export const COMMAND_NAME_PATTERN = /^[a-z][a-z0-9]*(\.[a-z][a-z0-9]*)*$/;

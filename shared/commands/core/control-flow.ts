@@ -1,0 +1,119 @@
+/**
+ * `if` / `if.else` / `if.end`, `foreach` / `foreach.end` and `exit`: the runner steers by these (their
+ * contracts carry `controlFlow`); they never run as ordinary commands.
+ */
+import { defineCommand } from '../command-definition';
+
+const steeredByRunner = () => undefined;
+
+export const ifCommand = defineCommand(
+  {
+    name: 'if',
+    summary:
+      'Runs the steps up to `if.else` or `if.end` when the condition holds, those after `if.else` otherwise.',
+    parameters: {
+      true: {
+        type: ['string', 'boolean'],
+        description: 'The condition (an expression, with or without #{}).',
+      },
+    },
+    required: ['true'],
+    defaultParameter: 'true',
+    rawParameters: ['true'],
+    input: 'any',
+    output: 'none',
+    controlFlow: 'if',
+    permission: 'CAN_PIPE_if',
+    examples: [
+      {
+        title: 'Branch on the body',
+        pipeline:
+          'body: {"n": 5}\npipeline:\n  - if: "#{body.n > 3}"\n  - set.body: big\n  - if.else\n  - set.body: small\n  - if.end\n',
+      },
+    ],
+  },
+  steeredByRunner,
+);
+
+export const ifElse = defineCommand(
+  {
+    name: 'if.else',
+    summary: 'Starts the branch of an `if` that runs when its condition is false.',
+    parameters: {},
+    input: 'any',
+    output: 'none',
+    controlFlow: 'if.else',
+    permission: 'CAN_PIPE_if',
+  },
+  steeredByRunner,
+);
+
+export const ifEnd = defineCommand(
+  {
+    name: 'if.end',
+    summary: 'Ends an `if` block.',
+    parameters: {},
+    input: 'any',
+    output: 'none',
+    controlFlow: 'if.end',
+    permission: 'CAN_PIPE_if',
+  },
+  steeredByRunner,
+);
+
+export const foreach = defineCommand(
+  {
+    name: 'foreach',
+    summary: 'Runs the steps up to `foreach.end` once per element of a list (or entry of a map).',
+    description:
+      'Each element is in `vars.<as>` (default `vars.item`) and in `vars.loop` with `index`, `item`, `size` (and `key` for maps, whose elements are `{key, value}`).',
+    parameters: {
+      in: { description: 'The list or map (usually an expression such as #{body.items}).' },
+      as: {
+        type: 'string',
+        pattern: '^[A-Za-z_$][\\w$]*$',
+        default: 'item',
+        description: 'The variable name of the element.',
+      },
+    },
+    required: ['in'],
+    defaultParameter: 'in',
+    rawParameters: ['in'],
+    input: 'any',
+    output: 'none',
+    controlFlow: 'foreach',
+    examples: [
+      {
+        title: 'Sum a list',
+        pipeline:
+          'vars:\n  sum: 0\nbody: [1, 2, 3]\npipeline:\n  - foreach: "#{body}"\n  - eval: "#{vars.sum = vars.sum + vars.item}"\n  - foreach.end\n  - set.body: "#{vars.sum}"\n',
+      },
+    ],
+  },
+  steeredByRunner,
+);
+
+export const foreachEnd = defineCommand(
+  {
+    name: 'foreach.end',
+    summary: 'Ends a `foreach` block.',
+    parameters: {},
+    input: 'any',
+    output: 'none',
+    controlFlow: 'foreach.end',
+    permission: 'CAN_PIPE_foreach',
+  },
+  steeredByRunner,
+);
+
+export const exit = defineCommand(
+  {
+    name: 'exit',
+    summary: 'Stops the pipeline; the current body is its result.',
+    parameters: {},
+    input: 'any',
+    output: 'none',
+    controlFlow: 'exit',
+  },
+  steeredByRunner,
+);

@@ -1,0 +1,49 @@
+/** `log`: writes a message (or the body) to the log and passes the body on. */
+import { defineCommand, type LogLevel } from '../command-definition';
+
+const LEVELS: LogLevel[] = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR'];
+
+function isEmpty(value: unknown): boolean {
+  return value === null || value === undefined || value === '';
+}
+
+/** How a logged value reads: text as it is, anything else as JSON. */
+export function logText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === undefined) return 'null';
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return String(value);
+  }
+}
+
+export const log = defineCommand(
+  {
+    name: 'log',
+    summary: 'Logs a message (or the body when no message is given) and passes the body on unchanged.',
+    description:
+      'When the body is empty, the message becomes the body, so `log` at the end of a pipeline answers with it.',
+    parameters: {
+      message: {
+        description: 'The message to log: text, an expression, or any JSON value. Default: the body.',
+      },
+      level: { type: 'string', enum: LEVELS, default: 'INFO', description: 'The log level.' },
+    },
+    defaultParameter: 'message',
+    input: 'any',
+    output: 'any',
+    examples: [
+      {
+        title: 'Log a field of the body',
+        pipeline: 'pipeline:\n  - log: "BODY: #{body.text}"\nbody: {"text": "hello"}\n',
+      },
+    ],
+  },
+  ({ params, input, log: write }) => {
+    const message = params.message === undefined ? input : params.message;
+    const level = (params.level as LogLevel | undefined) ?? 'INFO';
+    write(level, logText(message));
+    return isEmpty(input) ? message : input;
+  },
+);

@@ -1,0 +1,24 @@
+export {
+  defineCommand,
+  type CommandCatalog,
+  type CommandContext,
+  type CommandDefinition,
+  type CommandHandler,
+  type LogLevel,
+  type PipelineScope,
+} from './command-definition';
+export {
+  COMMAND_NAME_PATTERN,
+  permissionOf,
+  type CommandContract,
+  type CommandExample,
+  type ControlFlowRole,
+  type ValueKind,
+} from './contract';
+export { COMMON_PARAMETERS, COMMON_PARAMETER_NAMES } from './common-parameters';
+export type { JsonSchema, JsonSchemaType } from './json-schema';
+export { CommandRegistry } from './registry';
+export { validateParameters, parameterObjectSchema } from './validate-parameters';
+export { generatePipelineSchema } from './schema-v7';
+export { coreCommands } from './core';
+export { checkExpression } from './core/schema';

@@ -1,0 +1,2 @@
+export { ERROR_CODES, STATUS_MESSAGES, statusOf, type ErrorCode } from './error-codes';
+export { PipeworkError, isPipeworkError, type ErrorDetails } from './pipework-error';

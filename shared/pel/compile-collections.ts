@@ -1,0 +1,136 @@
+/** Collections: inline lists and maps, selection (`.?[]`, `.^[]`, `.$[]`) and projection (`.![]`). */
+import type { NodeOf } from './ast';
+import { type Site, pelError } from './errors';
+import { type Evaluator, type Runtime, checkListSize, tick } from './runtime';
+import { clean, ownKeys, readOwn, setEntry } from './safety';
+import { toBoolean, typeOf } from './values';
+import type { CompileContext, CompileFn } from './compile-context';
+
+export function compileList(node: NodeOf<'List'>, cx: CompileContext, compile: CompileFn): Evaluator {
+  const elements = node.elements.map((e) => compile(e, cx));
+  const n = elements.length;
+  const site: Site = { source: cx.source, start: node.start, end: node.end };
+  return (rt) => {
+    if (n > rt.limits.maxListSize) checkListSize(n, rt, site);
+    const out = new Array<unknown>(n);
+    for (let i = 0; i < n; i++) out[i] = elements[i]!(rt);
+    return out;
+  };
+}
+
+export function compileMap(node: NodeOf<'Map'>, cx: CompileContext, compile: CompileFn): Evaluator {
+  const keys = node.entries.map((e) => e.key);
+  const values = node.entries.map((e) => compile(e.value, cx));
+  const site: Site = { source: cx.source, start: node.start, end: node.end };
+  return (rt) => {
+    if (keys.length > rt.limits.maxListSize) checkListSize(keys.length, rt, site);
+    const out: Record<string, unknown> = {};
+    for (let i = 0; i < keys.length; i++) out[keys[i]!] = values[i]!(rt);
+    return out;
+  };
+}
+
+/** The entries of a map as the items selection and projection see: `{key, value}`. */
+function entriesOf(m: object): Record<string, unknown>[] {
+  return ownKeys(m).map((key) => ({ key, value: readOwn(m, key) }));
+}
+
+function notCollection(site: Site, v: unknown, what: string): never {
+  throw pelError('TYPE_MISMATCH', site, `${what} needs a list or a map, got a ${typeOf(v)}`);
+}
+
+export function compileSelection(node: NodeOf<'Selection'>, cx: CompileContext, compile: CompileFn): Evaluator {
+  const source = compile(node.object, cx);
+  const predicate = compile(node.predicate, { ...cx, inLambda: true });
+  const site: Site = { source: cx.source, start: node.object.end, end: node.end };
+  const predicateSite: Site = { source: cx.source, start: node.predicate.start, end: node.predicate.end };
+  const { kind, safe } = node;
+
+  const test = (rt: Runtime, item: unknown): boolean => {
+    rt.thisValue = item;
+    const r = predicate(rt);
+    return r === true || (r !== false && toBoolean(r, predicateSite));
+  };
+
+  const selectList = (rt: Runtime, list: unknown[]): unknown => {
+    const saved = rt.thisValue;
+    let result: unknown;
+    if (kind === 'all') {
+      const out: unknown[] = [];
+      for (let i = 0; i < list.length; i++) {
+        const item = clean(list[i]);
+        if (test(rt, item)) out.push(item);
+        tick(rt, site);
+      }
+      result = out;
+    } else if (kind === 'first') {
+      result = null;
+      for (let i = 0; i < list.length; i++) {
+        const item = clean(list[i]);
+        tick(rt, site);
+        if (test(rt, item)) {
+          result = item;
+          break;
+        }
+      }
+    } else {
+      result = null;
+      for (let i = list.length - 1; i >= 0; i--) {
+        const item = clean(list[i]);
+        tick(rt, site);
+        if (test(rt, item)) {
+          result = item;
+          break;
+        }
+      }
+    }
+    rt.thisValue = saved;
+    return result;
+  };
+
+  return (rt) => {
+    const v = source(rt);
+    if (Array.isArray(v)) return selectList(rt, v);
+    if (v === null || v === undefined) {
+      if (safe) return null;
+      throw pelError('NULL_RECEIVER', site, 'a selection');
+    }
+    if (typeof v !== 'object') return notCollection(site, v, 'a selection');
+    const picked = selectList(rt, entriesOf(v));
+    if (kind !== 'all') return picked;
+    const out: Record<string, unknown> = {};
+    for (const e of picked as Record<string, unknown>[]) setEntry(out, e.key as string, e.value);
+    return out;
+  };
+}
+
+export function compileProjection(node: NodeOf<'Projection'>, cx: CompileContext, compile: CompileFn): Evaluator {
+  const source = compile(node.object, cx);
+  const mapper = compile(node.mapper, { ...cx, inLambda: true });
+  const site: Site = { source: cx.source, start: node.object.end, end: node.end };
+  const safe = node.safe;
+
+  const project = (rt: Runtime, list: unknown[]): unknown[] => {
+    const saved = rt.thisValue;
+    const n = list.length;
+    const out = new Array<unknown>(n);
+    for (let i = 0; i < n; i++) {
+      rt.thisValue = clean(list[i]);
+      out[i] = mapper(rt);
+      tick(rt, site);
+    }
+    rt.thisValue = saved;
+    return out;
+  };
+
+  return (rt) => {
+    const v = source(rt);
+    if (Array.isArray(v)) return project(rt, v);
+    if (v === null || v === undefined) {
+      if (safe) return null;
+      throw pelError('NULL_RECEIVER', site, 'a projection');
+    }
+    if (typeof v !== 'object') return notCollection(site, v, 'a projection');
+    return project(rt, entriesOf(v));
+  };
+}

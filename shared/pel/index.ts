@@ -1,0 +1,59 @@
+/** The Pipeline Expression Language: the one entry point for the engine (evaluate) and the workbench (analyze). */
+import { LruCache } from './cache';
+import { CompiledExpression } from './expression';
+import { type PelTemplate, buildTemplate } from './template';
+import type { PelOptions, PelScope } from './types';
+
+export { DEFAULT_PEL_LIMITS, HARD_PEL_LIMITS, type PelLimits } from './limits';
+export type { PelOptions, PelScope, PelUtilities, PelUtility } from './types';
+export { ROOT_NAMES } from './types';
+export { containsExpression, findTemplateSlots, type PelTemplate, type TemplateKind } from './template';
+export { defaultUtilities } from './utilities';
+export { PEL_REASONS, type PelReason, lineColumnOf, utilityError } from './errors';
+export type { PelNode, NodeOf } from './ast';
+export { parseExpression } from './parser';
+export { tokenize, type Token, type TokenKind } from './lexer';
+
+/** How many compiled texts stay cached (templates and bare expressions, each). */
+export const PEL_CACHE_SIZE = 10_000;
+
+const templates = new LruCache<PelTemplate>(PEL_CACHE_SIZE);
+const expressions = new LruCache<PelExpression>(PEL_CACHE_SIZE);
+
+/** A bare expression (no `#{ }`), compiled once. */
+export interface PelExpression {
+  evaluate(scope: PelScope, options?: PelOptions): unknown;
+  /** Writes `value` where the expression points (`vars.x`, `body.items[0]`, `headers.h`); else PEL_EVAL. */
+  assign(scope: PelScope, value: unknown, options?: PelOptions): void;
+}
+
+/** Compiles a template text once (cached by text). Throws PEL_SYNTAX with offset/line/column relative to `text`. */
+export function compileTemplate(text: string): PelTemplate {
+  let t = templates.get(text);
+  if (!t) {
+    t = buildTemplate(text);
+    templates.set(text, t);
+  }
+  return t;
+}
+
+/** Compiles a bare expression once (cached by source text). */
+export function compileExpression(source: string): PelExpression {
+  let e = expressions.get(source);
+  if (!e) {
+    e = new CompiledExpression(source);
+    expressions.set(source, e);
+  }
+  return e;
+}
+
+/** One-shot convenience: compile (cached) and evaluate a template. */
+export function evaluateTemplate(text: string, scope: PelScope, options?: PelOptions): unknown {
+  return compileTemplate(text).evaluate(scope, options);
+}
+
+/** Drops every cached compilation (for tests and memory-pressure hooks). */
+export function clearPelCache(): void {
+  templates.clear();
+  expressions.clear();
+}

@@ -1,0 +1,45 @@
+/** The state of one evaluation, shared by every compiled closure of the expression. */
+import { type Site, pelError } from './errors';
+import type { PelLimits } from './limits';
+import type { PelScope, PelUtilities } from './types';
+
+export interface Runtime {
+  readonly scope: PelScope;
+  /** The active context: the current item inside selection and projection, else null (the root). */
+  thisValue: unknown;
+  readonly utilities: PelUtilities | undefined;
+  readonly limits: PelLimits;
+  /** Loop iterations so far; every 1,024 the clock is read. */
+  steps: number;
+  /** When the evaluation must end (performance.now() based); 0 until the first check. */
+  deadline: number;
+}
+
+/** A compiled expression: a closure over the syntax tree, called with the runtime. */
+export type Evaluator = (rt: Runtime) => unknown;
+
+export function createRuntime(scope: PelScope, utilities: PelUtilities | undefined, limits: PelLimits): Runtime {
+  return { scope, thisValue: null, utilities, limits, steps: 0, deadline: 0 };
+}
+
+/** Counts one loop iteration and, now and then, enforces the evaluation time bound. */
+export function tick(rt: Runtime, site: Site): void {
+  if ((++rt.steps & 1023) === 0) checkClock(rt, site);
+}
+
+export function checkClock(rt: Runtime, site: Site): void {
+  const now = performance.now();
+  if (rt.deadline === 0) rt.deadline = now + rt.limits.maxEvaluationMs;
+  else if (now > rt.deadline) throw pelError('TIMEOUT', site, rt.limits.maxEvaluationMs);
+}
+
+/** Throws LIMIT_EXCEEDED when a string built by the expression is too long. */
+export function checkString(s: string, rt: Runtime, site: Site): string {
+  if (s.length > rt.limits.maxStringLength) throw pelError('STRING_TOO_LONG', site, s.length, rt.limits.maxStringLength);
+  return s;
+}
+
+/** Throws LIMIT_EXCEEDED when a list built by the expression is too large. */
+export function checkListSize(size: number, rt: Runtime, site: Site): void {
+  if (size > rt.limits.maxListSize) throw pelError('LIST_TOO_LARGE', site, size, rt.limits.maxListSize);
+}

@@ -1,0 +1,95 @@
+/** How a utility is declared (function, signature, doc) and the argument checks all utilities share. */
+import { utilityError } from '../errors';
+import { isMapLike } from '../safety';
+import type { PelUtility } from '../types';
+import { toText, typeOf } from '../values';
+
+export interface UtilityFunctionSpec {
+  /** How it is written, for completion and docs: `format(value, pattern, timeZone?)`. */
+  readonly signature: string;
+  readonly doc: string;
+  readonly fn: (...args: unknown[]) => unknown;
+}
+
+export interface UtilitySpec {
+  /** The name after `@`. */
+  readonly name: string;
+  readonly doc: string;
+  readonly functions: Readonly<Record<string, UtilityFunctionSpec>>;
+  /** True for utilities the server fills in (`@user`, `@property`): listed for completion, not in the defaults. */
+  readonly serverProvided?: boolean;
+}
+
+/** The callable form of a spec: a frozen record of its functions. */
+export function toUtility(spec: UtilitySpec): PelUtility {
+  const out: PelUtility = {};
+  for (const [name, f] of Object.entries(spec.functions)) out[name] = f.fn;
+  return Object.freeze(out);
+}
+
+/** Hard caps for what utilities build before the caller's limits are checked on their result. */
+export const UTILITY_MAX_ITEMS = 1_000_000;
+export const UTILITY_MAX_STRING = 10_000_000;
+
+function wrong(fn: string, i: number, expected: string, v: unknown): never {
+  throw utilityError(`${fn}: argument ${i + 1} must be ${expected}, got a ${typeOf(v)}`);
+}
+
+/** A text argument: strings, and numbers/booleans as their text. */
+export function text(fn: string, args: unknown[], i: number): string {
+  const v = args[i];
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean') return toText(v);
+  return wrong(fn, i, 'a string', v);
+}
+
+/** Like `text`, but null (or absent) stays null. */
+export function textOrNull(fn: string, args: unknown[], i: number): string | null {
+  const v = args[i];
+  return v === null || v === undefined ? null : text(fn, args, i);
+}
+
+export function optionalText(fn: string, args: unknown[], i: number, fallback: string): string {
+  const v = args[i];
+  return v === null || v === undefined ? fallback : text(fn, args, i);
+}
+
+export function num(fn: string, args: unknown[], i: number): number {
+  const v = args[i];
+  if (typeof v === 'number' && Number.isFinite(v)) return v;
+  if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
+  return wrong(fn, i, 'a number', v);
+}
+
+export function int(fn: string, args: unknown[], i: number): number {
+  const v = num(fn, args, i);
+  if (!Number.isInteger(v)) wrong(fn, i, 'an integer', v);
+  return v;
+}
+
+export function optionalInt(fn: string, args: unknown[], i: number, fallback: number): number {
+  const v = args[i];
+  return v === null || v === undefined ? fallback : int(fn, args, i);
+}
+
+/** A list argument; null reads as an empty list. */
+export function list(fn: string, args: unknown[], i: number): unknown[] {
+  const v = args[i];
+  if (Array.isArray(v)) return v;
+  if (v === null || v === undefined) return [];
+  return wrong(fn, i, 'a list', v);
+}
+
+export function map(fn: string, args: unknown[], i: number): object {
+  const v = args[i];
+  if (isMapLike(v)) return v;
+  return wrong(fn, i, 'a map', v);
+}
+
+export function capItems(fn: string, n: number): void {
+  if (n > UTILITY_MAX_ITEMS) throw utilityError(`${fn}: a result of ${n} items is too large`);
+}
+
+export function capString(fn: string, n: number): void {
+  if (n > UTILITY_MAX_STRING) throw utilityError(`${fn}: a result of ${n} characters is too long`);
+}

@@ -1,0 +1,22 @@
+/** The pipeline module's public face: parse the three forms, locate positions, validate without running. */
+export type {
+  PipelineScript,
+  PipelineSourceKind,
+  PipelineStep,
+  ScalarSource,
+  ScalarStyle,
+  SourcePosition,
+} from './model';
+export { PIPELINE_LIMITS } from './limits';
+export { parsePipeline, pipelineKindFromContentType } from './parse-pipeline';
+export { parsePipelineJson } from './parse-json';
+export { parsePipelineUri } from './parse-uri';
+export { parsePipelineYaml } from './parse-yaml';
+export { locateInParameter, locateInScalar, locateInSection } from './locate';
+export {
+  validatePipeline,
+  type CommandLookup,
+  type ExpressionChecker,
+  type PipelineProblem,
+  type ValidateOptions,
+} from './validate-pipeline';

@@ -1,0 +1,167 @@
+/** Finds every problem in a pipeline without running it, for the editor, the CLI and a "check" endpoint. */
+import type { CommandContract } from '../commands/contract';
+import { isPipeworkError } from '../errors';
+import { checkBlocks } from './check-blocks';
+import { checkParameters } from './check-parameters';
+import { didYouMean } from './did-you-mean';
+import { locateInParameter, locateInSection } from './locate';
+import type { PipelineScript, PipelineSourceKind, PipelineStep, SourcePosition } from './model';
+import { parsePipeline } from './parse-pipeline';
+import type { PipelineProblem } from './problem';
+
+export type { PipelineProblem } from './problem';
+
+/** What the validator needs of a command registry (`CommandRegistry` fits). */
+export interface CommandLookup {
+  get(name: string): { contract: CommandContract } | undefined;
+  /** Every contract, for "did you mean" suggestions; optional. */
+  contracts?(): CommandContract[];
+}
+
+/** Finds a syntax error in one template: its message and the offset in the template, or null. */
+export type ExpressionChecker = (template: string) => { message: string; offset: number } | null;
+
+export interface ValidateOptions {
+  /**
+   * Checks the expression syntax of every string value. The PEL module's `compileTemplate` fits once
+   * wrapped; a checker that throws a PipeworkError with `details.offset` is accepted as well.
+   */
+  checkExpression?: ExpressionChecker;
+}
+
+function runChecker(check: ExpressionChecker, text: string): { message: string; offset: number } | null {
+  try {
+    return check(text);
+  } catch (error) {
+    if (!isPipeworkError(error)) throw error;
+    const offset = typeof error.details.offset === 'number' ? error.details.offset : 0;
+    return { message: error.message, offset };
+  }
+}
+
+/** Calls `visit` for every string inside a value (walked without recursion), with whether it is the value itself. */
+function forEachString(value: unknown, visit: (text: string, topLevel: boolean) => void): void {
+  const stack: [unknown, boolean][] = [[value, true]];
+  while (stack.length) {
+    const [item, top] = stack.pop()!;
+    if (typeof item === 'string') visit(item, top);
+    else if (Array.isArray(item)) for (let i = item.length - 1; i >= 0; i--) stack.push([item[i], false]);
+    else if (item !== null && typeof item === 'object') {
+      const values = Object.values(item);
+      for (let i = values.length - 1; i >= 0; i--) stack.push([values[i], false]);
+    }
+  }
+}
+
+function expressionProblem(
+  found: { message: string },
+  at: SourcePosition | undefined,
+  where: Partial<PipelineProblem>,
+): PipelineProblem {
+  return { code: 'PEL_SYNTAX', severity: 'error', message: found.message, ...where, ...at };
+}
+
+function checkSectionExpressions(script: PipelineScript, check: ExpressionChecker): PipelineProblem[] {
+  const problems: PipelineProblem[] = [];
+  for (const section of ['headers', 'vars'] as const) {
+    for (const [name, value] of Object.entries(script[section])) {
+      forEachString(value, (text, topLevel) => {
+        const found = runChecker(check, text);
+        if (!found) return;
+        const at = topLevel
+          ? locateInSection(script, section, name, found.offset)
+          : script.sectionPositions?.[section]?.[name];
+        const message = `In ${section} '${name}': ${found.message}`;
+        problems.push(expressionProblem({ message }, at, {}));
+      });
+    }
+  }
+  return problems;
+}
+
+function checkStepExpressions(
+  step: PipelineStep,
+  contract: CommandContract | undefined,
+  check: ExpressionChecker,
+): PipelineProblem[] {
+  const problems: PipelineProblem[] = [];
+  const raw = new Set(contract?.rawParameters ?? []);
+  const values: [string, unknown][] = Object.entries(step.params).filter(([name]) => !raw.has(name));
+  if (
+    step.defaultValue !== undefined &&
+    !(contract?.defaultParameter && raw.has(contract.defaultParameter))
+  ) {
+    values.push(['', step.defaultValue]);
+  }
+  for (const [name, value] of values) {
+    forEachString(value, (text, topLevel) => {
+      const found = runChecker(check, text);
+      if (!found) return;
+      const at = topLevel ? locateInParameter(step, name, found.offset) : step.paramPositions?.[name];
+      const label = name === '' ? 'the value' : `parameter '${name}'`;
+      problems.push(
+        expressionProblem(
+          { message: `In ${label} of '${step.command}': ${found.message}` },
+          at ?? step.position,
+          {
+            commandIndex: step.index,
+            commandName: step.command,
+            ...(name === '' ? {} : { parameter: name }),
+          },
+        ),
+      );
+    });
+  }
+  return problems;
+}
+
+function byPosition(a: PipelineProblem, b: PipelineProblem): number {
+  return (a.line ?? Infinity) - (b.line ?? Infinity) || (a.column ?? Infinity) - (b.column ?? Infinity);
+}
+
+/**
+ * Reports what is wrong with a pipeline before it runs: the parse error (and nothing more, as the rest
+ * cannot be read), unknown commands, unknown, missing or mistyped parameters, expression syntax, and
+ * misplaced block commands. Problems come sorted by their place in the source.
+ */
+export function validatePipeline(
+  text: string,
+  kind: PipelineSourceKind,
+  commands: CommandLookup,
+  options: ValidateOptions = {},
+): PipelineProblem[] {
+  let script: PipelineScript;
+  try {
+    script = parsePipeline(text, kind);
+  } catch (error) {
+    if (!isPipeworkError(error)) throw error;
+    const { line, column } = error.details;
+    const problem: PipelineProblem = { code: error.code, message: error.message, severity: 'error' };
+    if (typeof line === 'number') problem.line = line;
+    if (typeof column === 'number') problem.column = column;
+    return [problem];
+  }
+  const contractOf = (step: PipelineStep) => commands.get(step.command)?.contract;
+  const problems: PipelineProblem[] = [...checkBlocks(script.steps, contractOf)];
+  const check = options.checkExpression;
+  if (check) problems.push(...checkSectionExpressions(script, check));
+  let names: string[] | undefined;
+  for (const step of script.steps) {
+    const contract = contractOf(step);
+    if (!contract) {
+      names ??= (commands.contracts?.() ?? []).flatMap((c) => [c.name, ...(c.aliases ?? [])]);
+      problems.push({
+        code: 'COMMAND_NOT_FOUND',
+        severity: 'error',
+        message: `Unknown command '${step.command}'.${didYouMean(step.command, names)}`,
+        commandIndex: step.index,
+        commandName: step.command,
+        ...step.position,
+      });
+    } else {
+      problems.push(...checkParameters(step, contract));
+    }
+    if (check) problems.push(...checkStepExpressions(step, contract, check));
+  }
+  return problems.sort(byPosition);
+}

@@ -1,0 +1,62 @@
+export {
+  PROPERTY_ROOTS,
+  MAX_KEY_LENGTH,
+  MAX_ATTACHMENT_NAME_LENGTH,
+  type PropertyRoot,
+  type ParsedPropertyKey,
+  parsePropertyKey,
+  normalizePropertyKey,
+  isValidPropertyKey,
+  isPropertyRoot,
+  parentKeyOf,
+  nameOfKey,
+  checkAttachmentName,
+} from './property-key';
+export { compileKeyPattern, matchesKeyPattern, literalPrefixOf, type KeyPattern, type SegmentPattern } from './key-pattern';
+export { scanRanges, isInScope, prefixUpperBound, type KeyRange, type KeyScope } from './key-range';
+export {
+  RESERVED_APPS,
+  RESERVED_APP_KEYS,
+  APP_SECTIONS,
+  appFolderOf,
+  isReservedAppKey,
+  containsReservedApp,
+  objectKeyOf,
+  isAppPipelineKey,
+  type AppFolder,
+  type ObjectKey,
+} from './app-layout';
+export {
+  DEFAULT_PROPERTY_TYPE,
+  type Property,
+  type NewProperty,
+  type PropertyPatch,
+  type PropertyChange,
+  type PropertyAttachment,
+  type JsonValue,
+} from './property';
+export {
+  normalizePropertyType,
+  toStoredValue,
+  decodePropertyValue,
+  isBase64Type,
+  isJsonType,
+  baseMimeType,
+  type StoredValue,
+} from './property-value';
+export { bytesToBase64, base64ToBytes } from './base64';
+export type {
+  PropertyStore,
+  PropertyQuery,
+  SyncPropertyReader,
+  AttachmentStore,
+  AttachmentPutOptions,
+  AttachmentWriteOptions,
+  WriteOptions,
+  SaveOptions,
+  SaveResult,
+  UpdateOptions,
+  UpdateResult,
+  DeleteMatchingOptions,
+  ExistStrategy,
+} from './property-store';

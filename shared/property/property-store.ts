@@ -1,0 +1,133 @@
+/**
+ * The storage contract of the property store. It is asynchronous so that a PostgreSQL implementation (for
+ * several server instances) can fulfil it; the SQLite one answers at once. Every implementation must pass
+ * `server/store/property-store.contract.ts`. Access rules are not the store's business: callers pass the
+ * scope a reader may see and check write rights before writing.
+ */
+import type { KeyPattern } from './key-pattern';
+import type { KeyScope } from './key-range';
+import type { NewProperty, Property, PropertyAttachment, PropertyChange, PropertyPatch } from './property';
+
+export interface PropertyQuery {
+  /** A wildcard pattern (compiled or text). */
+  pattern: KeyPattern | string;
+  /** Folders the reader may see; default all. */
+  scope?: KeyScope;
+  /** Stop after this many results. */
+  limit?: number;
+}
+
+export interface WriteOptions {
+  /** Uuid of the user making the change; recorded as the property's author. */
+  actor?: string | null;
+}
+
+/** What `save` does when the key exists: overwrite the given fields, leave it, or fail with PROPERTY_EXISTS. */
+export type ExistStrategy = 'update' | 'skip' | 'error';
+
+export interface SaveOptions extends WriteOptions {
+  ifExists?: ExistStrategy;
+}
+
+export interface UpdateOptions extends WriteOptions {
+  /** Compare-and-swap: fail with CONFLICT unless the stored version is this one. */
+  expectedVersion?: number;
+}
+
+export interface DeleteMatchingOptions extends WriteOptions {
+  /**
+   * Called for each property about to be deleted, inside the transaction; throwing aborts the whole
+   * delete (nothing is deleted).
+   */
+  guard?: (property: Property) => void;
+}
+
+export interface SaveResult {
+  result: 'create' | 'update' | 'skip';
+  property: Property;
+  /** The committed changes in order (an expired property replaced by a create shows up as deleted first). */
+  changes: PropertyChange[];
+}
+
+export interface UpdateResult {
+  property: Property;
+  changes: PropertyChange[];
+}
+
+export interface PropertyStore {
+  /** The live property at `key` (expired ones are never returned). */
+  get(key: string): Promise<Property | undefined>;
+  /** Live properties matching the query, in key order. */
+  list(query: PropertyQuery): Promise<Property[]>;
+  /** Their keys only. */
+  keys(query: PropertyQuery): Promise<string[]>;
+  /**
+   * The next level below `parent` (a folder key, or null for the top level): keys of properties as they
+   * are, sub-folders with a trailing `/`; a name that is both appears twice. Only inside `scope`.
+   */
+  children(parent: string | null, scope?: KeyScope): Promise<string[]>;
+  /** Creates the property, or applies `ifExists` (default `error`: PROPERTY_EXISTS) when the key is taken. */
+  save(input: NewProperty, options?: SaveOptions): Promise<SaveResult>;
+  /** Changes an existing property (PROPERTY_NOT_FOUND; CONFLICT on a version mismatch). */
+  update(key: string, patch: PropertyPatch, options?: UpdateOptions): Promise<UpdateResult>;
+  /** Deletes one property with its attachments; undefined when there was none. */
+  delete(key: string, options?: WriteOptions): Promise<PropertyChange | undefined>;
+  /** Deletes every live property matching the query, all or nothing. */
+  deleteMatching(query: PropertyQuery, options?: DeleteMatchingOptions): Promise<PropertyChange[]>;
+  /** Copies value, type, time to live and default value to `to`, overwriting it; attachments stay behind. */
+  copy(from: string, to: string, options?: WriteOptions): Promise<UpdateResult>;
+  /** Moves a property (uuid and attachments go along); PROPERTY_EXISTS when `to` is taken. */
+  move(from: string, to: string, options?: WriteOptions): Promise<UpdateResult>;
+  /** Deletes up to `limit` expired properties; returns what it deleted. */
+  deleteExpired(limit?: number): Promise<PropertyChange[]>;
+  /** The uuid of the user who last wrote the property (null when unknown), undefined when it does not exist. */
+  authorOf(key: string): Promise<string | null | undefined>;
+  readonly attachments: AttachmentStore;
+  close(): Promise<void>;
+}
+
+/**
+ * Synchronous reads, for the `@property` PEL utility (expressions evaluate synchronously). The SQLite store
+ * offers them; a store that cannot (a network database) leaves them out and the utility is unavailable.
+ */
+export interface SyncPropertyReader {
+  getSync(key: string): Property | undefined;
+  listSync(query: PropertyQuery): Property[];
+}
+
+export interface AttachmentPutOptions {
+  contentType?: string;
+  /** Replaces all chunks with this one; when absent the chunks stay as they are. */
+  content?: Uint8Array;
+}
+
+export interface AttachmentWriteOptions {
+  contentType?: string;
+  /** PAYLOAD_TOO_LARGE past this many bytes (nothing is kept then). */
+  maxBytes?: number;
+}
+
+/** Attachments of a property: named binary contents stored in chunks, read and written chunk by chunk. */
+export interface AttachmentStore {
+  /** Creates or replaces the attachment's metadata (and content, when given). */
+  put(key: string, name: string, options?: AttachmentPutOptions): Promise<PropertyAttachment>;
+  /** Appends a chunk, or replaces the chunk at `index`; creates the attachment when missing. */
+  putChunk(key: string, name: string, data: Uint8Array, index?: number): Promise<PropertyAttachment>;
+  /**
+   * Streams content in, holding at most one chunk in memory; the attachment appears (replacing an older
+   * one of the same name) only once the stream has ended.
+   */
+  write(
+    key: string,
+    name: string,
+    source: AsyncIterable<Uint8Array>,
+    options?: AttachmentWriteOptions,
+  ): Promise<PropertyAttachment>;
+  list(key: string): Promise<PropertyAttachment[]>;
+  get(key: string, name: string): Promise<PropertyAttachment | undefined>;
+  readChunk(key: string, name: string, index: number): Promise<Uint8Array | undefined>;
+  /** The content chunk by chunk (PROPERTY_NOT_FOUND when the attachment does not exist). */
+  read(key: string, name: string): AsyncIterable<Uint8Array>;
+  /** True when there was an attachment to delete. */
+  delete(key: string, name: string): Promise<boolean>;
+}

@@ -1,0 +1,11 @@
+export {
+  runPipeline,
+  DEFAULT_RUN_LIMITS,
+  type RunLimits,
+  type RunLogEntry,
+  type RunPipelineOptions,
+  type RunResult,
+} from './run-pipeline';
+export { parseErrorPolicy, type ErrorPolicy } from './error-policy';
+export { analyzeBlocks, type BlockInfo, type BlockMap } from './block-structure';
+export { traceValue, type TraceStep, type TraceLogLine } from './trace';

@@ -1,0 +1,529 @@
+/** The engine: runs a parsed pipeline step by step against a command registry, with limits and tracing. */
+import type { Principal } from '../auth';
+import type {
+  CommandContext,
+  CommandDefinition,
+  LogLevel,
+  PipelineScope,
+} from '../commands/command-definition';
+import { COMMON_PARAMETER_NAMES } from '../commands/common-parameters';
+import type { CommandContract } from '../commands/contract';
+import type { CommandRegistry } from '../commands/registry';
+import { validateParameters } from '../commands/validate-parameters';
+import { PipeworkError, isPipeworkError } from '../errors';
+import type { PelOptions, PelUtilities } from '../pel';
+import type { PipelineScript, PipelineStep } from '../pipeline/model';
+import { analyzeBlocks, type BlockMap } from './block-structure';
+import { parseErrorPolicy, type ErrorPolicy } from './error-policy';
+import {
+  assignToTarget,
+  evaluateDeep,
+  evaluateExpressionValue,
+  locateParameterError,
+  toCondition,
+} from './evaluate-values';
+import { traceValue, type TraceStep } from './trace';
+
+export interface RunLimits {
+  /** Steps one run may execute (each loop iteration's steps count). */
+  maxSteps: number;
+  /** Wall time of one run. */
+  maxMillis: number;
+}
+
+export const DEFAULT_RUN_LIMITS: RunLimits = { maxSteps: 100_000, maxMillis: 60_000 };
+
+export interface RunLogEntry {
+  level: LogLevel;
+  message: string;
+  commandName: string;
+  commandIndex: number;
+}
+
+export interface RunPipelineOptions<S> {
+  registry: CommandRegistry<S>;
+  services: S;
+  principal: Principal | null;
+  /** The `@name` utilities for expressions, per principal (the server adds `@user`, `@property`). */
+  utilities?: (principal: Principal | null) => PelUtilities;
+  /** Throws FORBIDDEN when the principal may not run the command; called before every step. */
+  authorize?: (principal: Principal | null, contract: CommandContract) => void;
+  limits?: Partial<RunLimits>;
+  trace?: boolean;
+  /** The `request` root of expressions (e.g. query parameters and headers of the HTTP call). */
+  request?: unknown;
+  signal?: AbortSignal;
+  onLog?: (entry: RunLogEntry) => void;
+}
+
+export interface RunResult {
+  body: unknown;
+  scope: PipelineScope;
+  stepsExecuted: number;
+  durationMs: number;
+  trace?: TraceStep[];
+}
+
+/** Thrown by `exit` to stop the run with the current body. */
+class ExitSignal {}
+
+/** Runs a pipeline and resolves with its final body; rejects with a PipeworkError naming the step. */
+export async function runPipeline<S>(
+  script: PipelineScript,
+  options: RunPipelineOptions<S>,
+): Promise<RunResult> {
+  return new PipelineRun(script, options).run();
+}
+
+class PipelineRun<S> {
+  private readonly limits: RunLimits;
+  private readonly scope: PipelineScope;
+  private readonly trace: TraceStep[] | undefined;
+  private readonly started = Date.now();
+  private readonly abort = new AbortController();
+  private principal: Principal | null;
+  private pelOptions: PelOptions;
+  private blocks: BlockMap = new Map();
+  private elseOwnerEnd = new Map<number, number>();
+  private stepsExecuted = 0;
+  private iteration: number | undefined;
+
+  constructor(
+    private readonly script: PipelineScript,
+    private readonly options: RunPipelineOptions<S>,
+  ) {
+    this.limits = { ...DEFAULT_RUN_LIMITS, ...options.limits };
+    this.scope = {
+      body: script.body ?? null,
+      vars: Object.create(null) as Record<string, unknown>,
+      headers: Object.create(null) as Record<string, unknown>,
+      request: options.request ?? null,
+      exception: null,
+    };
+    this.trace = options.trace ? [] : undefined;
+    this.principal = options.principal;
+    this.pelOptions = { utilities: options.utilities?.(this.principal) };
+  }
+
+  async run(): Promise<RunResult> {
+    const timer = setTimeout(() => this.abort.abort(), this.limits.maxMillis);
+    const onOuterAbort = () => this.abort.abort();
+    this.options.signal?.addEventListener('abort', onOuterAbort);
+    try {
+      this.prepare();
+      try {
+        await this.execRange(0, this.script.steps.length);
+      } catch (error) {
+        if (!(error instanceof ExitSignal)) throw error;
+      }
+      return {
+        body: this.scope.body,
+        scope: this.scope,
+        stepsExecuted: this.stepsExecuted,
+        durationMs: Date.now() - this.started,
+        trace: this.trace,
+      };
+    } catch (error) {
+      throw this.withTrace(error);
+    } finally {
+      clearTimeout(timer);
+      this.options.signal?.removeEventListener('abort', onOuterAbort);
+    }
+  }
+
+  /** Checks every command exists and the blocks match, then evaluates headers and vars in order. */
+  private prepare(): void {
+    for (const step of this.script.steps) {
+      if (!this.options.registry.get(step.command)) {
+        throw new PipeworkError('COMMAND_NOT_FOUND', `Unknown command '${step.command}'.`, {
+          commandName: step.command,
+          commandIndex: step.index,
+          line: step.position?.line,
+          column: step.position?.column,
+        });
+      }
+    }
+    this.blocks = analyzeBlocks(this.script.steps, this.options.registry);
+    for (const info of this.blocks.values())
+      if (info.else !== undefined) this.elseOwnerEnd.set(info.else, info.end);
+    this.evaluateSection('headers', this.script.headers, this.scope.headers);
+    this.evaluateSection('vars', this.script.vars, this.scope.vars);
+  }
+
+  private evaluateSection(
+    section: 'headers' | 'vars',
+    source: Record<string, unknown>,
+    target: Record<string, unknown>,
+  ) {
+    for (const [name, value] of Object.entries(source)) {
+      try {
+        target[name] = evaluateDeep(value, this.scope, this.pelOptions);
+      } catch (error) {
+        const place = this.script.sectionPositions?.[section]?.[name];
+        if (isPipeworkError(error)) {
+          throw error.withDetails({ section, name, line: place?.line, column: place?.column });
+        }
+        throw error;
+      }
+    }
+  }
+
+  private async execRange(start: number, end: number): Promise<void> {
+    const steps = this.script.steps;
+    let pc = start;
+    while (pc < end) {
+      const step = steps[pc]!;
+      const definition = this.options.registry.get(step.command)!;
+      switch (definition.contract.controlFlow) {
+        case 'if': {
+          const info = this.blocks.get(pc)!;
+          const holds = this.controlStep(step, definition, () =>
+            toCondition(this.evaluateControlParam(step, definition, 'true'), `The condition of 'if'`),
+          );
+          pc = holds ? pc + 1 : (info.else ?? info.end) + 1;
+          break;
+        }
+        case 'if.else':
+          // Reached only by running the `if` branch to its end: skip the else branch.
+          pc = (this.elseOwnerEnd.get(pc) ?? end) + 1;
+          break;
+        case 'foreach': {
+          const info = this.blocks.get(pc)!;
+          await this.runLoop(step, definition, pc + 1, Math.min(info.end, end));
+          pc = info.end + 1;
+          break;
+        }
+        case 'exit':
+          this.controlStep(step, definition, () => undefined);
+          throw new ExitSignal();
+        case 'if.end':
+        case 'foreach.end':
+          pc++;
+          break;
+        default:
+          await this.execStep(step, definition);
+          pc++;
+      }
+    }
+  }
+
+  /** Counts, traces and authorizes a control-flow step, whose work is `work`. */
+  private controlStep<T>(step: PipelineStep, definition: CommandDefinition<S>, work: () => T): T {
+    this.tick(step);
+    this.authorize(step, definition);
+    const started = Date.now();
+    const result = work();
+    this.trace?.push({
+      index: step.index,
+      command: step.command,
+      iteration: this.iteration,
+      output: traceValue(result),
+      durationMs: Date.now() - started,
+      logs: [],
+    });
+    return result;
+  }
+
+  private evaluateControlParam(step: PipelineStep, definition: CommandDefinition<S>, name: string): unknown {
+    const fromDefault = step.defaultValue !== undefined && definition.contract.defaultParameter === name;
+    const raw = fromDefault ? step.defaultValue : step.params[name];
+    if (raw === undefined) {
+      throw new PipeworkError(
+        'PARAM_INVALID',
+        `Missing required parameter '${name}' for command '${step.command}'.`,
+        {
+          commandName: step.command,
+          commandIndex: step.index,
+          parameter: name,
+          line: step.position?.line,
+          column: step.position?.column,
+        },
+      );
+    }
+    try {
+      return evaluateExpressionValue(raw, this.scope, this.pelOptions);
+    } catch (error) {
+      throw locateParameterError(error, step, name, fromDefault ? '' : name);
+    }
+  }
+
+  private async runLoop(
+    step: PipelineStep,
+    definition: CommandDefinition<S>,
+    bodyStart: number,
+    bodyEnd: number,
+  ) {
+    const items = this.controlStep(step, definition, () => this.evaluateControlParam(step, definition, 'in'));
+    const as = typeof step.params.as === 'string' && step.params.as !== '' ? step.params.as : 'item';
+    const entries: { item: unknown; key?: string }[] = Array.isArray(items)
+      ? items.map((item) => ({ item }))
+      : items !== null && typeof items === 'object'
+        ? Object.entries(items).map(([key, value]) => ({ item: { key, value }, key }))
+        : items === null || items === undefined
+          ? []
+          : [{ item: items }];
+    const outer = this.iteration;
+    try {
+      for (let index = 0; index < entries.length; index++) {
+        const { item, key } = entries[index]!;
+        this.scope.vars[as] = item;
+        this.scope.vars.loop = { index, item, ...(key !== undefined ? { key } : {}), size: entries.length };
+        this.iteration = index;
+        await this.execRange(bodyStart, bodyEnd);
+      }
+    } finally {
+      this.iteration = outer;
+    }
+  }
+
+  /** Guards every executed step: the step count, the wall-time limit and the caller going away. */
+  private tick(step: PipelineStep): void {
+    this.stepsExecuted++;
+    if (this.stepsExecuted > this.limits.maxSteps) {
+      throw new PipeworkError('LIMIT_EXCEEDED', `The pipeline ran more than ${this.limits.maxSteps} steps.`, {
+        limit: 'steps',
+        ...this.where(step),
+      });
+    }
+    this.checkTime(step);
+  }
+
+  private checkTime(step: PipelineStep): void {
+    if (this.abort.signal.aborted) {
+      const elapsed = Date.now() - this.started;
+      const message =
+        elapsed >= this.limits.maxMillis
+          ? `The pipeline ran longer than ${this.limits.maxMillis} ms.`
+          : 'The pipeline was cancelled.';
+      throw new PipeworkError('LIMIT_EXCEEDED', message, { limit: 'time', ...this.where(step) });
+    }
+  }
+
+  private authorize(step: PipelineStep, definition: CommandDefinition<S>): void {
+    try {
+      this.options.authorize?.(this.principal, definition.contract);
+    } catch (error) {
+      throw isPipeworkError(error) ? error.withDetails(this.where(step)) : error;
+    }
+  }
+
+  private where(step: PipelineStep): Record<string, unknown> {
+    return {
+      commandName: step.command,
+      commandIndex: step.index,
+      line: step.position?.line,
+      column: step.position?.column,
+    };
+  }
+
+  private async execStep(step: PipelineStep, definition: CommandDefinition<S>): Promise<void> {
+    this.tick(step);
+    const { contract } = definition;
+    this.authorize(step, definition);
+    const traced: TraceStep | undefined = this.trace
+      ? { index: step.index, command: step.command, iteration: this.iteration, durationMs: 0, logs: [] }
+      : undefined;
+    if (traced) this.trace!.push(traced);
+    const started = Date.now();
+    const params = this.collectParams(step, contract);
+    try {
+      if (params.if !== undefined) {
+        const runIt = toCondition(
+          this.evaluateParam(step, params, 'if', evaluateExpressionValue),
+          `'if' of '${step.command}'`,
+        );
+        if (!runIt) {
+          if (traced) traced.skipped = true;
+          return;
+        }
+      }
+      const policy = this.policyFor(step, params);
+      await this.attempt(step, definition, params, policy, traced);
+    } finally {
+      if (traced) traced.durationMs = Date.now() - started;
+    }
+  }
+
+  /** The step's parameters as written, with the short form's value under the default parameter. */
+  private collectParams(step: PipelineStep, contract: CommandContract): Record<string, unknown> {
+    const params: Record<string, unknown> = { ...step.params };
+    if (step.defaultValue !== undefined) {
+      const name = contract.defaultParameter;
+      const fail = (message: string) =>
+        new PipeworkError('PARAM_INVALID', message, { parameter: name, ...this.where(step) });
+      if (!name)
+        throw fail(`Command '${step.command}' has no default parameter: write its parameters by name.`);
+      if (name in params) throw fail(`Parameter '${name}' of '${step.command}' is given twice.`);
+      params[name] = step.defaultValue;
+    }
+    return params;
+  }
+
+  private evaluateParam(
+    step: PipelineStep,
+    params: Record<string, unknown>,
+    name: string,
+    evaluate: (value: unknown, scope: PipelineScope, options: PelOptions) => unknown,
+  ): unknown {
+    try {
+      return evaluate(params[name], this.scope, this.pelOptions);
+    } catch (error) {
+      const positionKey = name in step.params ? name : '';
+      throw locateParameterError(error, step, name, positionKey);
+    }
+  }
+
+  private policyFor(step: PipelineStep, params: Record<string, unknown>): ErrorPolicy {
+    const text = params.onError ?? this.scope.headers.onError ?? this.scope.headers.onCommandError;
+    try {
+      return parseErrorPolicy(text);
+    } catch (error) {
+      throw isPipeworkError(error) ? error.withDetails(this.where(step)) : error;
+    }
+  }
+
+  private async attempt(
+    step: PipelineStep,
+    definition: CommandDefinition<S>,
+    params: Record<string, unknown>,
+    policy: ErrorPolicy,
+    traced: TraceStep | undefined,
+  ): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.invoke(step, definition, params, traced);
+        return;
+      } catch (raw) {
+        const error = this.asStepError(raw, step);
+        if (error.code === 'LIMIT_EXCEEDED' || error.code === 'FORBIDDEN') throw error;
+        if (attempt < policy.retries) {
+          this.log(
+            step,
+            traced,
+            'WARN',
+            `Attempt ${attempt + 1} failed (${error.code}: ${error.message}); retrying.`,
+          );
+          await this.sleep(policy.waitSeconds * 1000, step);
+          continue;
+        }
+        if (policy.then === 'THROW') throw error;
+        this.scope.exception = {
+          code: error.code,
+          message: error.message,
+          commandName: step.command,
+          commandIndex: step.index,
+        };
+        if (traced) traced.error = { code: error.code, message: error.message };
+        this.log(
+          step,
+          traced,
+          policy.then === 'LOG' ? 'ERROR' : 'WARN',
+          `${error.code}: ${error.message} (${policy.then})`,
+        );
+        return;
+      }
+    }
+  }
+
+  private async invoke(
+    step: PipelineStep,
+    definition: CommandDefinition<S>,
+    params: Record<string, unknown>,
+    traced: TraceStep | undefined,
+  ): Promise<void> {
+    const { contract } = definition;
+    const raw = new Set(contract.rawParameters ?? []);
+    const given: Record<string, unknown> = {};
+    for (const name of Object.keys(params)) {
+      if (COMMON_PARAMETER_NAMES.has(name)) continue;
+      given[name] = raw.has(name) ? params[name] : this.evaluateParam(step, params, name, evaluateDeep);
+    }
+    const input =
+      params.input !== undefined ? this.evaluateParam(step, params, 'input', evaluateDeep) : this.scope.body;
+    let validated: Record<string, unknown>;
+    try {
+      validated = validateParameters(contract, given);
+    } catch (error) {
+      const parameter = isPipeworkError(error) ? (error.details.parameter as string | undefined) : undefined;
+      throw locateParameterError(
+        error,
+        step,
+        parameter,
+        parameter && parameter in step.params ? parameter : '',
+      );
+    }
+    if (traced) {
+      traced.params = traceValue(validated) as Record<string, unknown>;
+      traced.input = traceValue(input);
+    }
+    const context: CommandContext<S> = {
+      params: validated,
+      rawParams: params,
+      input,
+      scope: this.scope,
+      principal: this.principal,
+      setPrincipal: (principal) => {
+        this.principal = principal;
+        this.pelOptions = { utilities: this.options.utilities?.(principal) };
+      },
+      services: this.options.services,
+      commands: this.options.registry,
+      log: (level, message) => this.log(step, traced, level, message),
+      evaluate: (expression) => evaluateExpressionValue(expression, this.scope, this.pelOptions),
+      signal: this.abort.signal,
+      step: { index: step.index, command: step.command },
+    };
+    const result = await this.untilAborted(Promise.resolve(definition.run(context)), step);
+    if (traced) traced.output = traceValue(result);
+    if (typeof params.output === 'string' && params.output !== '') {
+      try {
+        assignToTarget(params.output, result ?? null, this.scope, this.pelOptions);
+      } catch (error) {
+        throw locateParameterError(error, step, 'output');
+      }
+    } else if (result !== undefined && contract.output !== 'none') {
+      this.scope.body = result;
+    }
+  }
+
+  /** Resolves with the command's result, or rejects with LIMIT_EXCEEDED when the run's time is up first. */
+  private untilAborted<T>(promise: Promise<T>, step: PipelineStep): Promise<T> {
+    const signal = this.abort.signal;
+    if (signal.aborted) this.checkTime(step);
+    return new Promise<T>((resolve, reject) => {
+      const onAbort = () => {
+        try {
+          this.checkTime(step);
+        } catch (error) {
+          reject(error);
+        }
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    });
+  }
+
+  private sleep(ms: number, step: PipelineStep): Promise<void> {
+    if (ms <= 0) return Promise.resolve();
+    return this.untilAborted(new Promise<void>((resolve) => setTimeout(resolve, ms)), step);
+  }
+
+  private asStepError(error: unknown, step: PipelineStep): PipeworkError {
+    if (isPipeworkError(error)) return error.withDetails(this.where(step));
+    const message = error instanceof Error ? error.message : String(error);
+    return new PipeworkError('INTERNAL', `Command '${step.command}' failed unexpectedly.`, this.where(step), {
+      cause: error instanceof Error ? error : new Error(message),
+    });
+  }
+
+  private log(step: PipelineStep, traced: TraceStep | undefined, level: LogLevel, message: string): void {
+    traced?.logs.push({ level, message });
+    this.options.onLog?.({ level, message, commandName: step.command, commandIndex: step.index });
+  }
+
+  /** Attaches the trace recorded so far to a failing run's error, so the client can see how far it got. */
+  private withTrace(error: unknown): unknown {
+    if (this.trace && isPipeworkError(error)) return error.withDetails({ trace: this.trace });
+    return error;
+  }
+}

@@ -1,0 +1,27 @@
+/** Bytes that flow through a pipeline (a file, a PDF), with their mime type and optional file name. */
+
+export class BinaryContent {
+  constructor(
+    readonly data: Uint8Array,
+    readonly mimeType = 'application/octet-stream',
+    readonly name?: string,
+  ) {}
+
+  get size(): number {
+    return this.data.byteLength;
+  }
+
+  /** How bytes appear in JSON (traces, logs): never the bytes themselves. */
+  toJSON(): { $binary: true; size: number; mimeType: string; name?: string } {
+    return {
+      $binary: true,
+      size: this.size,
+      mimeType: this.mimeType,
+      ...(this.name ? { name: this.name } : {}),
+    };
+  }
+}
+
+export function isBinaryContent(value: unknown): value is BinaryContent {
+  return value instanceof BinaryContent;
+}

@@ -1,0 +1,2 @@
+export { BinaryContent, isBinaryContent } from './binary-content';
+export { jsonDepthExceeds } from './json-depth';
