@@ -1,12 +1,13 @@
 /** The Express application: health, the API under /api/v3, the token endpoints and the built workbench. */
 import { fileURLToPath } from 'node:url';
-import express, { Router } from 'express';
+import express from 'express';
 import { PipeworkError } from '../shared/errors';
 import { authenticate } from './http/authenticate';
-import { commandRoutes } from './http/command-routes';
+import { COMMAND_PATH, commandHandler } from './http/command-routes';
 import { errorHandler } from './http/error-response';
-import { pipelineRoute } from './http/pipeline-route';
-import { schemaRoute } from './http/schema-route';
+import { pipelineHandler } from './http/pipeline-route';
+import { propertyRoutes } from './http/property-routes';
+import { schemaHandler } from './http/schema-route';
 import { tokenRoutes } from './http/token-routes';
 import { traceRequests } from './http/trace-id';
 import { webApp } from './http/web-app';
@@ -30,18 +31,19 @@ export function createApp(services: ServerServices, options: AppOptions = {}): e
     res.json({ status: 'ok' });
   });
 
-  app.use(tokenRoutes(services.iam, services.logger));
-
-  const api = Router();
-  api.use(schemaRoute(services));
-  api.use(authenticate(services.authenticator));
-  api.use(commandRoutes(services));
-  api.use(pipelineRoute(services));
-  api.use((req, _res, next) => {
-    next(new PipeworkError('NOT_FOUND', `No endpoint ${req.method} /api/v3${req.path}.`));
+  // The API's routes sit on the app itself (no mounted router): the hot path stays short.
+  const commandPath = new RegExp(`^/api/v3${COMMAND_PATH.source.slice(1)}`);
+  app.get(commandPath, schemaHandler(services));
+  app.use('/api/v3', authenticate(services.authenticator));
+  app.use(...propertyRoutes(services));
+  app.get(commandPath, commandHandler(services));
+  app.post(commandPath, commandHandler(services));
+  app.post('/api/v3/pipeline', pipelineHandler(services));
+  app.all(/^\/api\/v3(\/.*)?$/, (req, _res, next) => {
+    next(new PipeworkError('NOT_FOUND', `No endpoint ${req.method} ${req.path}.`));
   });
-  app.use('/api/v3', api);
 
+  app.use(tokenRoutes(services.iam, services.logger));
   app.use(webApp(options.webDist ?? DEFAULT_WEB_DIST));
   app.use((req, _res, next) =>
     next(new PipeworkError('NOT_FOUND', `No endpoint ${req.method} ${req.path}.`)),

@@ -6,6 +6,7 @@ import { openDatabase } from './db';
 import { createIamService, type IamOptions } from './iam';
 import type { Logger } from './logging/logger';
 import type { ServerServices } from './services';
+import { createPropertyServices, startPropertyJobs } from './store/create-property-services';
 
 export interface ServiceOptions {
   iam?: IamOptions;
@@ -19,10 +20,14 @@ export function createServices(
   const db = openDatabase(config.databaseFile);
   const iam = createIamService(db, config, logger, options.iam);
   const commands = new CommandRegistry<ServerServices>(serverCommands);
-  return { config, logger, db, iam, authenticator: iam.authenticator, commands };
+  const properties = createPropertyServices(db, iam, logger);
+  const services = { config, logger, db, iam, authenticator: iam.authenticator, commands, ...properties };
+  startPropertyJobs(services);
+  return services;
 }
 
 /** Stops background work and closes the database. */
 export function closeServices(services: ServerServices): void {
+  services.propertyJobs.stop();
   services.db.close();
 }

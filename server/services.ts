@@ -5,6 +5,9 @@ import type { ServerConfig } from './config';
 import type { SqliteDatabase } from './db';
 import type { IamService } from './iam';
 import type { Logger } from './logging/logger';
+import type { EventBus } from './events/event-bus';
+import type { PropertyJobs } from './store/create-property-services';
+import type { PropertyService } from './store/property-service';
 
 export interface ServerServices {
   config: ServerConfig;
@@ -13,4 +16,7 @@ export interface ServerServices {
   iam: IamService;
   authenticator: Authenticator;
   commands: CommandRegistry<ServerServices>;
+  properties: PropertyService;
+  events: EventBus;
+  propertyJobs: PropertyJobs;
 }

@@ -41,7 +41,10 @@ export class AccessTokens {
   }
 
   /** Signs a token for a principal in a login session. */
-  async sign(principal: Principal, session: { clientId: string; sessionId: string; scope: string }): Promise<string> {
+  async sign(
+    principal: Principal,
+    session: { clientId: string; sessionId: string; scope: string },
+  ): Promise<string> {
     const now = this.nowSeconds();
     return new SignJWT({
       typ: 'Bearer',
@@ -83,7 +86,11 @@ export class AccessTokens {
         currentDate: new Date(now * 1000),
         requiredClaims: ['exp', 'nbf', 'iat', 'sub', 'sid'],
       });
-      if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string' || typeof payload.exp !== 'number') {
+      if (
+        typeof payload.sub !== 'string' ||
+        typeof payload.sid !== 'string' ||
+        typeof payload.exp !== 'number'
+      ) {
         throw new PipeworkError('UNAUTHENTICATED', 'Invalid access token.');
       }
       const claims: AccessTokenClaims = { sub: payload.sub, sid: payload.sid, exp: payload.exp };
@@ -93,9 +100,13 @@ export class AccessTokens {
     } catch (error) {
       if (error instanceof PipeworkError) throw error;
       const expired = error instanceof joseErrors.JWTExpired;
-      throw new PipeworkError('UNAUTHENTICATED', expired ? 'The access token has expired.' : 'Invalid access token.', {
-        reason: expired ? 'expired' : 'invalid',
-      });
+      throw new PipeworkError(
+        'UNAUTHENTICATED',
+        expired ? 'The access token has expired.' : 'Invalid access token.',
+        {
+          reason: expired ? 'expired' : 'invalid',
+        },
+      );
     }
   }
 }

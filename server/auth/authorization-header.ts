@@ -56,7 +56,9 @@ export function parseAuthorization(header: string | undefined): ParsedAuthorizat
       primary = { scheme: 'refresh', token: first.value };
       break;
     case 'runas':
-      throw unauthenticated('RunAs needs an authenticated user: send Basic, Bearer or Refresh credentials first.');
+      throw unauthenticated(
+        'RunAs needs an authenticated user: send Basic, Bearer or Refresh credentials first.',
+      );
     default:
       throw unauthenticated(`Unsupported authentication scheme '${first.scheme}'.`);
   }

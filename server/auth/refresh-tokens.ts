@@ -47,7 +47,9 @@ export class RefreshTokenStore {
     private readonly now: () => number = Date.now,
   ) {
     const rows = db
-      .prepare<[number], { family_id: string }>('SELECT family_id FROM iam_refresh_family WHERE revoked IS NOT NULL AND expires > ?')
+      .prepare<[number], { family_id: string }>(
+        'SELECT family_id FROM iam_refresh_family WHERE revoked IS NOT NULL AND expires > ?',
+      )
       .all(this.now());
     for (const row of rows) this.revoked.add(row.family_id);
   }
@@ -62,7 +64,9 @@ export class RefreshTokenStore {
     const familyId = randomUUID();
     const now = this.now();
     this.db
-      .prepare('INSERT INTO iam_refresh_family (family_id, user_uuid, client_id, created, expires) VALUES (?, ?, ?, ?, ?)')
+      .prepare(
+        'INSERT INTO iam_refresh_family (family_id, user_uuid, client_id, created, expires) VALUES (?, ?, ?, ?, ?)',
+      )
       .run(familyId, userUuid, clientId, now, now + this.policy.familyMaxSeconds * 1000);
     return this.mint(familyId, userUuid, clientId, now + this.policy.familyMaxSeconds * 1000);
   }
@@ -74,7 +78,13 @@ export class RefreshTokenStore {
     this.db
       .prepare('INSERT INTO iam_refresh_token (token_hash, family_id, issued, expires) VALUES (?, ?, ?, ?)')
       .run(digest(token), familyId, now, expires);
-    return { token, familyId, userUuid, clientId, expiresIn: Math.max(0, Math.floor((expires - now) / 1000)) };
+    return {
+      token,
+      familyId,
+      userUuid,
+      clientId,
+      expiresIn: Math.max(0, Math.floor((expires - now) / 1000)),
+    };
   }
 
   private lookup(token: string): TokenRow | undefined {
@@ -93,25 +103,38 @@ export class RefreshTokenStore {
   use(token: string, options: { rotate: boolean; clientId?: string }): RefreshGrant {
     if (typeof token !== 'string' || token.length === 0 || token.length > 200) throw invalid();
     // Decide inside one transaction, throw after it: a revocation must commit even though the call fails.
-    const outcome = this.db.transaction((): RefreshGrant | { error: OAuthError; reusedFamily?: string } => {
-      const row = this.lookup(token);
-      const now = this.now();
-      if (!row) return { error: invalid() };
-      if (row.revoked !== null) return { error: invalid('Token is not active') };
-      if (row.rotated !== null) {
-        return { error: invalid('Maximum allowed refresh token reuse exceeded'), reusedFamily: row.family_id };
-      }
-      if (row.expires <= now || row.family_expires <= now) return { error: invalid('Token is not active') };
-      if (options.clientId !== undefined && options.clientId !== row.client_id) {
-        return { error: invalid("Invalid refresh token. Token client and authorized client don't match") };
-      }
-      if (!options.rotate) {
-        const expiresIn = Math.floor((row.expires - now) / 1000);
-        return { token, familyId: row.family_id, userUuid: row.user_uuid, clientId: row.client_id, expiresIn };
-      }
-      this.db.prepare('UPDATE iam_refresh_token SET rotated = ? WHERE token_hash = ?').run(now, digest(token));
-      return this.mint(row.family_id, row.user_uuid, row.client_id, row.family_expires);
-    }).immediate();
+    const outcome = this.db
+      .transaction((): RefreshGrant | { error: OAuthError; reusedFamily?: string } => {
+        const row = this.lookup(token);
+        const now = this.now();
+        if (!row) return { error: invalid() };
+        if (row.revoked !== null) return { error: invalid('Token is not active') };
+        if (row.rotated !== null) {
+          return {
+            error: invalid('Maximum allowed refresh token reuse exceeded'),
+            reusedFamily: row.family_id,
+          };
+        }
+        if (row.expires <= now || row.family_expires <= now) return { error: invalid('Token is not active') };
+        if (options.clientId !== undefined && options.clientId !== row.client_id) {
+          return { error: invalid("Invalid refresh token. Token client and authorized client don't match") };
+        }
+        if (!options.rotate) {
+          const expiresIn = Math.floor((row.expires - now) / 1000);
+          return {
+            token,
+            familyId: row.family_id,
+            userUuid: row.user_uuid,
+            clientId: row.client_id,
+            expiresIn,
+          };
+        }
+        this.db
+          .prepare('UPDATE iam_refresh_token SET rotated = ? WHERE token_hash = ?')
+          .run(now, digest(token));
+        return this.mint(row.family_id, row.user_uuid, row.client_id, row.family_expires);
+      })
+      .immediate();
     if ('error' in outcome) {
       if (outcome.reusedFamily) this.revokeFamily(outcome.reusedFamily);
       throw outcome.error;
@@ -121,7 +144,9 @@ export class RefreshTokenStore {
 
   /** Ends a family (reuse detected, logout, user deleted). */
   revokeFamily(familyId: string): void {
-    this.db.prepare('UPDATE iam_refresh_family SET revoked = ? WHERE family_id = ? AND revoked IS NULL').run(this.now(), familyId);
+    this.db
+      .prepare('UPDATE iam_refresh_family SET revoked = ? WHERE family_id = ? AND revoked IS NULL')
+      .run(this.now(), familyId);
     this.revoked.add(familyId);
   }
 
@@ -136,7 +161,9 @@ export class RefreshTokenStore {
   /** Ends every family of a user (password change, delete, lock). */
   revokeUser(userUuid: string): void {
     const families = this.db
-      .prepare<[string], { family_id: string }>('SELECT family_id FROM iam_refresh_family WHERE user_uuid = ? AND revoked IS NULL')
+      .prepare<[string], { family_id: string }>(
+        'SELECT family_id FROM iam_refresh_family WHERE user_uuid = ? AND revoked IS NULL',
+      )
       .all(userUuid);
     for (const f of families) this.revokeFamily(f.family_id);
   }

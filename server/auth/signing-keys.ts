@@ -2,7 +2,13 @@
  * The key pair that signs access tokens: made at first start and kept in SQLite, so tokens stay valid across
  * restarts. RS256 only (Keycloak's default); the algorithm is pinned where tokens are verified.
  */
-import { type KeyObject, createHash, createPrivateKey, createPublicKey, generateKeyPairSync } from 'node:crypto';
+import {
+  type KeyObject,
+  createHash,
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+} from 'node:crypto';
 import type { SqliteDatabase } from '../db';
 
 export const ACCESS_TOKEN_ALGORITHM = 'RS256';
@@ -32,7 +38,9 @@ interface KeyRow {
 /** The newest stored key, or a new one stored now. */
 export function loadOrCreateSigningKey(db: SqliteDatabase): SigningKey {
   const row = db
-    .prepare<[string], KeyRow>('SELECT kid, private_jwk, public_jwk FROM iam_signing_key WHERE alg = ? ORDER BY created DESC LIMIT 1')
+    .prepare<[string], KeyRow>(
+      'SELECT kid, private_jwk, public_jwk FROM iam_signing_key WHERE alg = ? ORDER BY created DESC LIMIT 1',
+    )
     .get(ACCESS_TOKEN_ALGORITHM);
   if (row) {
     return {
@@ -48,8 +56,17 @@ export function loadOrCreateSigningKey(db: SqliteDatabase): SigningKey {
   const kid = createHash('sha256')
     .update(JSON.stringify({ e: exported.e, kty: exported.kty, n: exported.n }))
     .digest('base64url');
-  const publicJwk: PublicJwk = { kty: 'RSA', kid, alg: ACCESS_TOKEN_ALGORITHM, use: 'sig', n: exported.n, e: exported.e };
-  db.prepare('INSERT INTO iam_signing_key (kid, alg, private_jwk, public_jwk, created) VALUES (?, ?, ?, ?, ?)').run(
+  const publicJwk: PublicJwk = {
+    kty: 'RSA',
+    kid,
+    alg: ACCESS_TOKEN_ALGORITHM,
+    use: 'sig',
+    n: exported.n,
+    e: exported.e,
+  };
+  db.prepare(
+    'INSERT INTO iam_signing_key (kid, alg, private_jwk, public_jwk, created) VALUES (?, ?, ?, ?, ?)',
+  ).run(
     kid,
     ACCESS_TOKEN_ALGORITHM,
     JSON.stringify(privateKey.export({ format: 'jwk' })),

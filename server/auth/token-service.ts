@@ -58,7 +58,11 @@ export class TokenService {
 
   private async respond(principal: Principal, grant: RefreshGrant, scope: string): Promise<TokenResponse> {
     const { accessTokens } = this.deps;
-    const access = await accessTokens.sign(principal, { clientId: grant.clientId, sessionId: grant.familyId, scope });
+    const access = await accessTokens.sign(principal, {
+      clientId: grant.clientId,
+      sessionId: grant.familyId,
+      scope,
+    });
     return {
       access_token: access,
       expires_in: accessTokens.options.ttlSeconds,
@@ -77,7 +81,8 @@ export class TokenService {
   ): Promise<TokenResponse> {
     const clientId = await this.checkClient(input);
     if (!input.username) throw new OAuthError('invalid_request', 'Missing parameter: username', 400);
-    if (input.password === undefined) throw new OAuthError('invalid_request', 'Missing parameter: password', 400);
+    if (input.password === undefined)
+      throw new OAuthError('invalid_request', 'Missing parameter: password', 400);
     let principal: Principal;
     try {
       principal = await this.deps.verifyPassword(input.username, input.password, input.ip);
@@ -89,7 +94,9 @@ export class TokenService {
   }
 
   /** `grant_type=refresh_token`: rotates the refresh token; reuse of an old one ends the session. */
-  async refreshGrant(input: ClientCredentials & { refreshToken?: string; scope?: string }): Promise<TokenResponse> {
+  async refreshGrant(
+    input: ClientCredentials & { refreshToken?: string; scope?: string },
+  ): Promise<TokenResponse> {
     const clientId = await this.checkClient(input);
     if (!input.refreshToken) throw new OAuthError('invalid_request', 'Missing parameter: refresh_token', 400);
     const grant = this.deps.refreshTokens.use(input.refreshToken, { rotate: true, clientId });

@@ -1,6 +1,13 @@
 /** Every command this server offers: the core ones and those that need the server's services. */
 import { coreCommands, type CommandDefinition } from '../../shared/commands';
 import type { ServerServices } from '../services';
+import { eventCommands } from './event';
 import { iamCommands } from './iam';
+import { propertyCommands } from './property';
 
-export const serverCommands: CommandDefinition<ServerServices>[] = [...coreCommands, ...iamCommands];
+export const serverCommands: CommandDefinition<ServerServices>[] = [
+  ...coreCommands,
+  ...iamCommands,
+  ...propertyCommands,
+  ...eventCommands,
+];

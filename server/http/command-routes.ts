@@ -1,5 +1,5 @@
 /** Endpoints 1-3: `GET|POST /api/v3/command/<name>` and `/api/v3/command:<name>` run one command. */
-import { Router, type Request } from 'express';
+import type { Request, RequestHandler } from 'express';
 import type { PipelineScript } from '../../shared/pipeline';
 import type { ServerServices } from '../services';
 import { executePipeline } from '../pipeline/execute-pipeline';
@@ -9,17 +9,18 @@ import { sendResult } from './send-result';
 
 /** `/command/<name>`, `/command:<name>` and `/pipe:<name>` (the form editors use for the schema). */
 export const COMMAND_PATH = /^\/(?:command[/:]|pipe:)([^/]+)\/?$/;
+const API_COMMAND_PATH = /^\/api\/v3\/(?:command[/:]|pipe:)([^/]+)\/?$/;
 
 export function commandNameOf(req: Request): string | undefined {
-  const match = COMMAND_PATH.exec(req.path);
+  const match = API_COMMAND_PATH.exec(req.path);
   return match ? decodeURIComponent(match[1]!) : undefined;
 }
 
-export function commandRoutes(services: ServerServices): Router {
-  const router = Router();
-  router.use(async (req, res, next) => {
+/** Runs the command named in the path as a one-step pipeline. */
+export function commandHandler(services: ServerServices): RequestHandler {
+  return async (req, res, next) => {
     const name = commandNameOf(req);
-    if (name === undefined || (req.method !== 'GET' && req.method !== 'POST')) return next();
+    if (name === undefined) return next();
     try {
       const { contract } = services.commands.require(name);
       const { params, input } = await readCommandRequest(
@@ -44,6 +45,5 @@ export function commandRoutes(services: ServerServices): Router {
     } catch (error) {
       next(error);
     }
-  });
-  return router;
+  };
 }

@@ -175,3 +175,13 @@ describe('the error contract', () => {
     expectError(await http(server.url, '/api/v3/nothing', { auth: server.adminAuth }), 404, 'NOT_FOUND');
   });
 });
+
+describe('the 401 challenge', () => {
+  it('offers only Bearer to scripts, so browsers show no password dialog', async () => {
+    const response = await http(server.url, '/api/v3/command/datetime', {
+      headers: { 'x-requested-with': 'XMLHttpRequest' },
+    });
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toBe('Bearer realm="pipework"');
+  });
+});

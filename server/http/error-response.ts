@@ -37,6 +37,15 @@ export function toPipeworkError(error: unknown): PipeworkError {
   );
 }
 
+/**
+ * The challenge of a 401. Browsers answer a Basic challenge to a script's request with a password dialog,
+ * so scripts that say so (`X-Requested-With: XMLHttpRequest`, as the workbench does) get only Bearer.
+ */
+function challengeFor(res: Response): string {
+  const fromScript = res.req.headers['x-requested-with'] === 'XMLHttpRequest';
+  return fromScript ? 'Bearer realm="pipework"' : 'Basic realm="pipework", Bearer realm="pipework"';
+}
+
 export function sendError(res: Response, error: unknown, logger: Logger): void {
   const failure = toPipeworkError(error);
   const traceId = String(res.locals.traceId ?? '');
@@ -48,7 +57,7 @@ export function sendError(res: Response, error: unknown, logger: Logger): void {
     return;
   }
   if (failure.code === 'UNAUTHENTICATED') {
-    res.setHeader('WWW-Authenticate', 'Basic realm="pipework", Bearer realm="pipework"');
+    res.setHeader('WWW-Authenticate', challengeFor(res));
   }
   if (typeof failure.details.retryAfterSeconds === 'number') {
     res.setHeader('Retry-After', String(Math.ceil(failure.details.retryAfterSeconds)));

@@ -1,5 +1,5 @@
 /** Endpoint 4: `POST /api/v3/pipeline` runs a pipeline sent as YAML, JSON or a one-line URI. */
-import { Router } from 'express';
+import type { RequestHandler } from 'express';
 import { PipeworkError } from '../../shared/errors';
 import { parsePipeline, pipelineKindFromContentType } from '../../shared/pipeline';
 import type { ServerServices } from '../services';
@@ -8,9 +8,8 @@ import { readBody } from './read-body';
 import { clientGoneSignal, requestScope } from './request-scope';
 import { sendResult } from './send-result';
 
-export function pipelineRoute(services: ServerServices): Router {
-  const router = Router();
-  router.post('/pipeline', async (req, res, next) => {
+export function pipelineHandler(services: ServerServices): RequestHandler {
+  return async (req, res, next) => {
     try {
       const kind = pipelineKindFromContentType(req.headers['content-type']);
       if (!kind) {
@@ -43,6 +42,5 @@ export function pipelineRoute(services: ServerServices): Router {
     } catch (error) {
       next(error);
     }
-  });
-  return router;
+  };
 }

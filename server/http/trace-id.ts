@@ -5,10 +5,17 @@ import type { Logger } from '../logging/logger';
 
 const INCOMING_TRACE_ID = /^[A-Za-z0-9-]{8,64}$/;
 
+/** A random per-process prefix and a counter: unique across restarts without a random draw per request. */
+const PREFIX = randomBytes(6).toString('hex');
+let counter = 0;
+
 export function traceRequests(logger: Logger): RequestHandler {
   return (req, res, next) => {
-    const incoming = req.get('x-trace-id');
-    const traceId = incoming && INCOMING_TRACE_ID.test(incoming) ? incoming : randomBytes(8).toString('hex');
+    const incoming = req.headers['x-trace-id'];
+    const traceId =
+      typeof incoming === 'string' && INCOMING_TRACE_ID.test(incoming)
+        ? incoming
+        : `${PREFIX}${(++counter).toString(16).padStart(6, '0')}`;
     res.locals.traceId = traceId;
     res.setHeader('X-Trace-Id', traceId);
     const started = process.hrtime.bigint();

@@ -40,10 +40,17 @@ export function bootstrapIam(deps: BootstrapDeps): void {
       roles.create({ name: role.name, description: role.description, builtin: true });
       roles.addComposites(role.name, role.composites);
     }
-    const insertClient = db.prepare('INSERT OR IGNORE INTO iam_client (client_id, public, created) VALUES (?, 1, ?)');
+    const insertClient = db.prepare(
+      'INSERT OR IGNORE INTO iam_client (client_id, public, created) VALUES (?, 1, ?)',
+    );
     for (const clientId of DEFAULT_CLIENTS) insertClient.run(clientId, Date.now());
     if (!users.byName(SYSTEM_USERNAME)) {
-      const row = users.insert({ username: SYSTEM_USERNAME, passwordHash: null, canLogin: false, firstName: 'System' });
+      const row = users.insert({
+        username: SYSTEM_USERNAME,
+        passwordHash: null,
+        canLogin: false,
+        firstName: 'System',
+      });
       users.addRoles(row.uuid, [ROLE_ADMIN]);
     }
   })();
@@ -53,7 +60,11 @@ export function bootstrapIam(deps: BootstrapDeps): void {
 function createAdmin({ config, logger, users, hasher, announce }: BootstrapDeps): void {
   const generated = !config.adminPassword;
   const password = config.adminPassword ?? randomBytes(18).toString('base64url');
-  const row = users.insert({ username: ADMIN_USERNAME, passwordHash: hasher.hashSync(password), firstName: 'Admin' });
+  const row = users.insert({
+    username: ADMIN_USERNAME,
+    passwordHash: hasher.hashSync(password),
+    firstName: 'Admin',
+  });
   users.addRoles(row.uuid, [ROLE_ADMIN, ROLE_USER]);
   if (!generated) {
     logger.info({ username: ADMIN_USERNAME }, 'Created the admin user with the configured password');

@@ -18,6 +18,11 @@ export interface BruteForcePolicy {
   lockMs: number;
   /** Failures older than this (counted from the first one) are forgotten. */
   windowMs: number;
+  /**
+   * Failures from one client address (any usernames) after which its attempts wait too: against password
+   * spraying. Addresses are slowed, never locked, so one attacker behind a shared address locks no one out.
+   */
+  ipSlowAfter: number;
 }
 
 export const DEFAULT_BRUTE_FORCE_POLICY: BruteForcePolicy = {
@@ -27,7 +32,10 @@ export const DEFAULT_BRUTE_FORCE_POLICY: BruteForcePolicy = {
   maxDelayMs: 4000,
   lockMs: 15 * 60_000,
   windowMs: 15 * 60_000,
+  ipSlowAfter: 20,
 };
+
+const MAX_TRACKED_ADDRESSES = 10_000;
 
 interface FailureState {
   failures: number;
@@ -44,6 +52,8 @@ export interface BruteForceStatus {
 
 export class BruteForceGuard {
   private readonly state = new Map<string, FailureState>();
+  /** Per client address, in memory only. */
+  private readonly byAddress = new Map<string, { failures: number; firstFailure: number }>();
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -54,9 +64,10 @@ export class BruteForceGuard {
     private readonly onLock: (username: string) => void = () => {},
   ) {
     const rows = db
-      .prepare<[], { username: string; failures: number; first_failure: number; locked_until: number | null }>(
-        'SELECT * FROM iam_login_failure',
-      )
+      .prepare<
+        [],
+        { username: string; failures: number; first_failure: number; locked_until: number | null }
+      >('SELECT * FROM iam_login_failure')
       .all();
     for (const row of rows) {
       this.state.set(row.username.toLowerCase(), {
@@ -92,23 +103,51 @@ export class BruteForceGuard {
   assertNotLocked(username: string): void {
     const seconds = this.lockedForSeconds(username);
     if (seconds > 0) {
-      throw new PipeworkError('TOO_MANY_REQUESTS', 'Too many failed logins; this account is temporarily locked.', {
-        retryAfterSeconds: seconds,
-      });
+      throw new PipeworkError(
+        'TOO_MANY_REQUESTS',
+        'Too many failed logins; this account is temporarily locked.',
+        {
+          retryAfterSeconds: seconds,
+        },
+      );
     }
   }
 
-  /** Before a password check: refuses when locked, waits when the name has failed often. */
-  async beforeAttempt(username: string): Promise<void> {
+  private delayFor(failures: number, after: number): number {
+    if (failures < after) return 0;
+    return Math.min(this.policy.baseDelayMs * 2 ** (failures - after), this.policy.maxDelayMs);
+  }
+
+  private addressFailures(ip: string | undefined): number {
+    const entry = ip === undefined ? undefined : this.byAddress.get(ip);
+    if (!entry) return 0;
+    if (entry.firstFailure + this.policy.windowMs <= this.now()) {
+      this.byAddress.delete(ip!);
+      return 0;
+    }
+    return entry.failures;
+  }
+
+  /** Before a password check: refuses when locked, waits when the name (or the address) has failed often. */
+  async beforeAttempt(username: string, ip?: string): Promise<void> {
     this.assertNotLocked(username);
-    const s = this.current(username);
-    if (s && s.failures >= this.policy.slowAfter) {
-      const delay = Math.min(this.policy.baseDelayMs * 2 ** (s.failures - this.policy.slowAfter), this.policy.maxDelayMs);
-      await this.sleep(delay);
-    }
+    const delay = Math.max(
+      this.delayFor(this.current(username)?.failures ?? 0, this.policy.slowAfter),
+      this.delayFor(this.addressFailures(ip), this.policy.ipSlowAfter),
+    );
+    if (delay > 0) await this.sleep(delay);
   }
 
-  recordFailure(username: string): void {
+  recordFailure(username: string, ip?: string): void {
+    if (ip !== undefined) {
+      const entry = this.byAddress.get(ip);
+      if (entry && this.addressFailures(ip) > 0) entry.failures += 1;
+      else {
+        if (this.byAddress.size >= MAX_TRACKED_ADDRESSES)
+          this.byAddress.delete(this.byAddress.keys().next().value!);
+        this.byAddress.set(ip, { failures: 1, firstFailure: this.now() });
+      }
+    }
     const key = username.toLowerCase();
     const now = this.now();
     const s = this.current(key) ?? { failures: 0, firstFailure: now, lockedUntil: null };

@@ -2,7 +2,6 @@
 import { ROLE_ADMIN, ROLE_DEVELOPER, ROLE_USER } from '../../shared/auth';
 import { CAN_RUN_AS_SOURCE, CAN_RUN_AS_TARGET } from '../auth/run-as';
 
-
 export interface BuiltInRole {
   name: string;
   description: string;
@@ -62,7 +61,11 @@ const DEVELOPER_PERMISSIONS = [
 ];
 
 export const BUILT_IN_ROLES: readonly BuiltInRole[] = [
-  { name: ROLE_USER, description: 'Every signed-in user (given to each new user).', composites: USER_PERMISSIONS },
+  {
+    name: ROLE_USER,
+    description: 'Every signed-in user (given to each new user).',
+    composites: USER_PERMISSIONS,
+  },
   {
     name: ROLE_DEVELOPER,
     description: 'Builds apps: properties, pipelines, scripts, data and messaging commands.',

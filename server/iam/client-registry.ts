@@ -27,7 +27,9 @@ export class ClientRegistry {
 
   /** Whether the client exists and, when confidential, the secret matches. */
   async authenticate(clientId: string, secret: string | undefined): Promise<boolean> {
-    const row = this.db.prepare<[string], ClientRow>('SELECT * FROM iam_client WHERE client_id = ?').get(clientId);
+    const row = this.db
+      .prepare<[string], ClientRow>('SELECT * FROM iam_client WHERE client_id = ?')
+      .get(clientId);
     if (!row) return false;
     if (row.public) return true;
     if (!secret || !row.secret_hash) return false;

@@ -25,7 +25,11 @@ export class CredentialCache {
   ) {}
 
   private digest(username: string, password: string): string {
-    return createHmac('sha256', this.key).update(username.toLowerCase()).update('\0').update(password).digest('base64');
+    return createHmac('sha256', this.key)
+      .update(username.toLowerCase())
+      .update('\0')
+      .update(password)
+      .digest('base64');
   }
 
   /** The uuid of the user these credentials were verified for, when still fresh. */

@@ -11,7 +11,9 @@ export function assertMayGrant(caller: Principal, roles: RoleDirectory, roleName
   if (isAdmin(caller)) return;
   for (const name of roles.expand(roleNames)) {
     if (!hasPermission(caller, name)) {
-      throw new PipeworkError('FORBIDDEN', `You cannot grant '${name}': you do not hold it yourself.`, { role: name });
+      throw new PipeworkError('FORBIDDEN', `You cannot grant '${name}': you do not hold it yourself.`, {
+        role: name,
+      });
     }
   }
 }

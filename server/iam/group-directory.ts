@@ -3,7 +3,13 @@ import { randomUUID } from 'node:crypto';
 import { PipeworkError } from '../../shared/errors';
 import type { SqliteDatabase } from '../db';
 import { checkGroupName } from './names';
-import { type GroupRepresentation, type GroupRow, type ListQuery, groupRepresentation, pageOf } from './records';
+import {
+  type GroupRepresentation,
+  type GroupRow,
+  type ListQuery,
+  groupRepresentation,
+  pageOf,
+} from './records';
 import type { RoleDirectory } from './role-directory';
 
 export class GroupDirectory {
@@ -36,9 +42,18 @@ export class GroupDirectory {
     if (this.byName(input.name)) {
       throw new PipeworkError('CONFLICT', `Group '${input.name}' already exists.`, { group: input.name });
     }
-    const row: GroupRow = { uuid: randomUUID(), name: input.name, attributes: input.attributes ?? null, created: Date.now() };
+    const row: GroupRow = {
+      uuid: randomUUID(),
+      name: input.name,
+      attributes: input.attributes ?? null,
+      created: Date.now(),
+    };
     this.db.transaction(() => {
-      this.db.prepare('INSERT INTO iam_group (uuid, name, attributes, created) VALUES (@uuid, @name, @attributes, @created)').run(row);
+      this.db
+        .prepare(
+          'INSERT INTO iam_group (uuid, name, attributes, created) VALUES (@uuid, @name, @attributes, @created)',
+        )
+        .run(row);
       if (input.roleNames?.length) this.addRoles(row.uuid, input.roleNames);
     })();
     this.changed();
@@ -54,7 +69,9 @@ export class GroupDirectory {
   /** Grants roles to a group (and so to its members); every role must exist. */
   addRoles(groupUuid: string, roleNames: readonly string[]): string[] {
     const roles = roleNames.map((name) => this.roles.require(name));
-    const insert = this.db.prepare('INSERT OR IGNORE INTO iam_group_role (group_uuid, role_uuid) VALUES (?, ?)');
+    const insert = this.db.prepare(
+      'INSERT OR IGNORE INTO iam_group_role (group_uuid, role_uuid) VALUES (?, ?)',
+    );
     this.db.transaction(() => {
       for (const role of roles) insert.run(groupUuid, role.uuid);
     })();
@@ -63,12 +80,16 @@ export class GroupDirectory {
   }
 
   addMember(groupUuid: string, userUuid: string): void {
-    this.db.prepare('INSERT OR IGNORE INTO iam_group_member (group_uuid, user_uuid) VALUES (?, ?)').run(groupUuid, userUuid);
+    this.db
+      .prepare('INSERT OR IGNORE INTO iam_group_member (group_uuid, user_uuid) VALUES (?, ?)')
+      .run(groupUuid, userUuid);
     this.changed();
   }
 
   removeMember(groupUuid: string, userUuid: string): void {
-    this.db.prepare('DELETE FROM iam_group_member WHERE group_uuid = ? AND user_uuid = ?').run(groupUuid, userUuid);
+    this.db
+      .prepare('DELETE FROM iam_group_member WHERE group_uuid = ? AND user_uuid = ?')
+      .run(groupUuid, userUuid);
     this.changed();
   }
 

@@ -1,3 +1,4 @@
+// The IAM service on its own: first start, principals with composites, Basic credentials and their cache.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -14,7 +15,9 @@ describe('createIamService: first start', () => {
     expect(admin.roles.has(ROLE_DEVELOPER)).toBe(true); // composite of ROLE_ADMIN
     const system = iam.principalByUsername('systemuser')!;
     expect(system.roles.has(ROLE_ADMIN)).toBe(true);
-    await expect(iam.authenticator.authenticate({ authorization: basic('admin', TEST_ADMIN_PASSWORD) })).resolves.toMatchObject({
+    await expect(
+      iam.authenticator.authenticate({ authorization: basic('admin', TEST_ADMIN_PASSWORD) }),
+    ).resolves.toMatchObject({
       username: 'admin',
     });
     expect(iam.clients.list().map((c) => c.clientId)).toEqual(['cli', 'workbench']);
@@ -23,7 +26,11 @@ describe('createIamService: first start', () => {
   it('generates a random admin password, announces it once and writes it with mode 0600', async () => {
     const lines: string[] = [];
     const db = openDatabase(':memory:');
-    const { iam, config } = createTestIam({ db, config: { adminPassword: undefined }, announce: (l) => lines.push(l) });
+    const { iam, config } = createTestIam({
+      db,
+      config: { adminPassword: undefined },
+      announce: (l) => lines.push(l),
+    });
     const file = join(config.dataDir, INITIAL_ADMIN_PASSWORD_FILE);
     const password = readFileSync(file, 'utf8').trim();
     expect(statSync(file).mode & 0o777).toBe(0o600);
@@ -31,7 +38,11 @@ describe('createIamService: first start', () => {
     expect(lines[0]).toContain(password);
     await expect(iam.verifyPassword('admin', password)).resolves.toMatchObject({ username: 'admin' });
     // A restart on the same database neither creates nor announces again.
-    createTestIam({ db, config: { adminPassword: undefined, dataDir: config.dataDir }, announce: (l) => lines.push(l) });
+    createTestIam({
+      db,
+      config: { adminPassword: undefined, dataDir: config.dataDir },
+      announce: (l) => lines.push(l),
+    });
     expect(lines).toHaveLength(1);
     expect(existsSync(file)).toBe(true);
   });
@@ -49,7 +60,12 @@ describe('principals', () => {
     iam.roles.addComposites('ROLE_EDITOR', ['CAN_PIPE_property.*']);
     const group = iam.groups.create({ name: 'editors', roleNames: ['ROLE_EDITOR'] });
     const tenant = iam.tenants.create('acme');
-    const alice = await iam.createUser({ username: 'alice', password: 'pw', groups: ['editors'], tenants: ['acme'] });
+    const alice = await iam.createUser({
+      username: 'alice',
+      password: 'pw',
+      groups: ['editors'],
+      tenants: ['acme'],
+    });
     expect(alice.roles.has(ROLE_USER)).toBe(true);
     expect(alice.roles.has('ROLE_EDITOR')).toBe(true);
     expect(hasPermission(alice, 'CAN_PIPE_property.put')).toBe(true);

@@ -98,7 +98,10 @@ export function createIamService(
   migrate(db, 'iam', IAM_MIGRATIONS);
   const now = options.now ?? Date.now;
   const hasher = createPasswordHasher(options.passwordHashCost ?? PRODUCTION_HASH_COST);
-  const credentialCache = new CredentialCache({ ttlMs: options.credentialCacheTtlMs ?? 60_000, maxEntries: 1000 }, now);
+  const credentialCache = new CredentialCache(
+    { ttlMs: options.credentialCacheTtlMs ?? 60_000, maxEntries: 1000 },
+    now,
+  );
 
   const appRoleExists = new Map<string, boolean>();
   const invalidateAll = () => {
@@ -130,18 +133,28 @@ export function createIamService(
   const issuer = issuerOf(config);
   const accessTokens = new AccessTokens(
     loadOrCreateSigningKey(db),
-    { issuer, audience: TOKEN_AUDIENCE, ttlSeconds: options.accessTokenTtlSeconds ?? 300, clockToleranceSeconds: 5 },
+    {
+      issuer,
+      audience: TOKEN_AUDIENCE,
+      ttlSeconds: options.accessTokenTtlSeconds ?? 300,
+      clockToleranceSeconds: 5,
+    },
     () => Math.floor(now() / 1000),
   );
-  const refreshTokens = new RefreshTokenStore(db, { ...DEFAULT_REFRESH_POLICY, ...options.refreshTokens }, now);
+  const refreshTokens = new RefreshTokenStore(
+    db,
+    { ...DEFAULT_REFRESH_POLICY, ...options.refreshTokens },
+    now,
+  );
   refreshTokens.purgeExpired();
 
   const principalByUuid = (uuid: string) => resolver.principalByUuid(uuid);
   const principalByUsername = (username: string) => resolver.principalByUsername(username);
-  const unauthenticated = (message = 'Invalid user credentials') => new PipeworkError('UNAUTHENTICATED', message);
+  const unauthenticated = (message = 'Invalid user credentials') =>
+    new PipeworkError('UNAUTHENTICATED', message);
 
-  async function verifyPassword(username: string, password: string): Promise<Principal> {
-    await bruteForce.beforeAttempt(username);
+  async function verifyPassword(username: string, password: string, ip?: string): Promise<Principal> {
+    await bruteForce.beforeAttempt(username, ip);
     const cachedUuid = credentialCache.get(username, password);
     if (cachedUuid) {
       const principal = principalByUuid(cachedUuid);
@@ -155,7 +168,7 @@ export function createIamService(
     // A lock set while this attempt was being checked holds for it too.
     bruteForce.assertNotLocked(username);
     if (!verified || !row) {
-      bruteForce.recordFailure(username);
+      bruteForce.recordFailure(username, ip);
       throw unauthenticated();
     }
     bruteForce.recordSuccess(username);
@@ -194,7 +207,12 @@ export function createIamService(
     return switched;
   }
 
-  const identity: IdentityProvider = { verifyPassword, principalFromAccessToken, principalFromRefreshToken, runAs };
+  const identity: IdentityProvider = {
+    verifyPassword,
+    principalFromAccessToken,
+    principalFromRefreshToken,
+    runAs,
+  };
   const tokens = new TokenService({
     accessTokens,
     refreshTokens,

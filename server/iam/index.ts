@@ -1,8 +1,23 @@
 /** The IAM module's public face: the service factory and the types other modules use. */
-export { createIamService, TOKEN_AUDIENCE, type IamService, type IamOptions, type CreateUserInput } from './iam-service';
+export {
+  createIamService,
+  TOKEN_AUDIENCE,
+  type IamService,
+  type IamOptions,
+  type CreateUserInput,
+} from './iam-service';
 export { ADMIN_USERNAME, SYSTEM_USERNAME, DEFAULT_CLIENTS, INITIAL_ADMIN_PASSWORD_FILE } from './bootstrap';
 export { BUILT_IN_ROLES } from './built-in-roles';
 export { TEST_HASH_COST, PRODUCTION_HASH_COST, type PasswordHashCost } from './password-hasher';
-export { DEFAULT_BRUTE_FORCE_POLICY, type BruteForcePolicy, type BruteForceStatus } from './brute-force-guard';
+export {
+  DEFAULT_BRUTE_FORCE_POLICY,
+  type BruteForcePolicy,
+  type BruteForceStatus,
+} from './brute-force-guard';
 export { parseNameList } from './names';
-export type { UserRepresentation, GroupRepresentation, RoleRepresentation, TenantRepresentation } from './records';
+export type {
+  UserRepresentation,
+  GroupRepresentation,
+  RoleRepresentation,
+  TenantRepresentation,
+} from './records';

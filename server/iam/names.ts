@@ -10,15 +10,21 @@ const ENTITY_NAME = /^[^/,\s\p{Cc}][^/,\p{Cc}]{0,126}[^/,\s\p{Cc}]?$/u;
 
 function check(kind: string, pattern: RegExp, value: string, parameter?: string): string {
   if (typeof value !== 'string' || !pattern.test(value)) {
-    throw new PipeworkError('PARAM_INVALID', `Invalid ${kind} '${String(value)}'.`, parameter ? { parameter } : {});
+    throw new PipeworkError(
+      'PARAM_INVALID',
+      `Invalid ${kind} '${String(value)}'.`,
+      parameter ? { parameter } : {},
+    );
   }
   return value;
 }
 
 export const checkUsername = (v: string, parameter?: string) => check('username', USERNAME, v, parameter);
 export const checkRoleName = (v: string, parameter?: string) => check('role name', ROLE_NAME, v, parameter);
-export const checkGroupName = (v: string, parameter?: string) => check('group name', ENTITY_NAME, v, parameter);
-export const checkTenantName = (v: string, parameter?: string) => check('tenant name', ENTITY_NAME, v, parameter);
+export const checkGroupName = (v: string, parameter?: string) =>
+  check('group name', ENTITY_NAME, v, parameter);
+export const checkTenantName = (v: string, parameter?: string) =>
+  check('tenant name', ENTITY_NAME, v, parameter);
 
 /**
  * A list of names as commands receive it: a comma separated string, a JSON array, or an array value from

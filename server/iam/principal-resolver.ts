@@ -37,8 +37,9 @@ export class PrincipalResolver {
     let uuid = this.uuidByName.get(key);
     if (uuid === undefined) {
       uuid =
-        this.db.prepare<[string], { uuid: string }>('SELECT uuid FROM iam_user WHERE username = ?').get(username)
-          ?.uuid ?? null;
+        this.db
+          .prepare<[string], { uuid: string }>('SELECT uuid FROM iam_user WHERE username = ?')
+          .get(username)?.uuid ?? null;
       if (this.uuidByName.size > 10_000) this.uuidByName.clear();
       this.uuidByName.set(key, uuid);
     }
@@ -47,11 +48,15 @@ export class PrincipalResolver {
 
   private build(row: UserRow): Principal {
     const groups = this.db
-      .prepare<[string], { group_uuid: string }>('SELECT group_uuid FROM iam_group_member WHERE user_uuid = ?')
+      .prepare<[string], { group_uuid: string }>(
+        'SELECT group_uuid FROM iam_group_member WHERE user_uuid = ?',
+      )
       .all(row.uuid)
       .map((r) => r.group_uuid);
     const tenants = this.db
-      .prepare<[string], { tenant_uuid: string }>('SELECT tenant_uuid FROM iam_tenant_member WHERE user_uuid = ?')
+      .prepare<[string], { tenant_uuid: string }>(
+        'SELECT tenant_uuid FROM iam_tenant_member WHERE user_uuid = ?',
+      )
       .all(row.uuid)
       .map((r) => r.tenant_uuid);
     const name = [row.first_name, row.last_name].filter(Boolean).join(' ');

@@ -23,7 +23,12 @@ export class RoleDirectory {
   }
 
   /** Creates a role; CONFLICT when the name is taken. */
-  create(input: { name: string; description?: string; attributes?: string | null; builtin?: boolean }): RoleRow {
+  create(input: {
+    name: string;
+    description?: string;
+    attributes?: string | null;
+    builtin?: boolean;
+  }): RoleRow {
     checkRoleName(input.name, 'name');
     if (this.byName(input.name)) {
       throw new PipeworkError('CONFLICT', `Role '${input.name}' already exists.`, { role: input.name });
@@ -91,7 +96,8 @@ export class RoleDirectory {
   /** Deletes a non-built-in role. */
   delete(name: string): void {
     const row = this.require(name);
-    if (row.builtin) throw new PipeworkError('FORBIDDEN', `Role '${name}' is built in and cannot be deleted.`);
+    if (row.builtin)
+      throw new PipeworkError('FORBIDDEN', `Role '${name}' is built in and cannot be deleted.`);
     this.db.prepare('DELETE FROM iam_role WHERE uuid = ?').run(row.uuid);
     this.changed();
   }

@@ -48,7 +48,9 @@ export class TenantDirectory {
   }
 
   removeMember(tenantUuid: string, userUuid: string): void {
-    this.db.prepare('DELETE FROM iam_tenant_member WHERE tenant_uuid = ? AND user_uuid = ?').run(tenantUuid, userUuid);
+    this.db
+      .prepare('DELETE FROM iam_tenant_member WHERE tenant_uuid = ? AND user_uuid = ?')
+      .run(tenantUuid, userUuid);
     this.changed();
   }
 
@@ -61,6 +63,9 @@ export class TenantDirectory {
   }
 
   list(): TenantRepresentation[] {
-    return this.db.prepare<[], TenantRow>('SELECT * FROM iam_tenant ORDER BY name').all().map(tenantRepresentation);
+    return this.db
+      .prepare<[], TenantRow>('SELECT * FROM iam_tenant ORDER BY name')
+      .all()
+      .map(tenantRepresentation);
   }
 }

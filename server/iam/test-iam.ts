@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../app';
 import { type ServerConfig, loadConfig } from '../config';
-import { createServices } from '../create-services';
+import { closeServices, createServices } from '../create-services';
 import { type SqliteDatabase, openDatabase } from '../db';
 import { silentLogger } from '../logging/logger';
 import type { ServerServices } from '../services';
@@ -26,7 +26,12 @@ export function testConfig(overrides: Partial<ServerConfig> = {}): ServerConfig 
     realm: 'pipework',
     publicUrl: 'http://pipework.test',
     logLevel: 'silent',
-    limits: { commandBodyBytes: 1 << 20, pipelineBodyBytes: 1 << 20, pipelineSteps: 1000, pipelineMillis: 10_000 },
+    limits: {
+      commandBodyBytes: 1 << 20,
+      pipelineBodyBytes: 1 << 20,
+      pipelineSteps: 1000,
+      pipelineMillis: 10_000,
+    },
     ...overrides,
   };
 }
@@ -66,22 +71,23 @@ export interface IamTestServer {
 
 /**
  * The real app on a loopback port, with an IAM that hashes at test speed and the given policies (brute force,
- * token lifetimes, clock). `db` reuses a database, to test what survives a restart.
+ * token lifetimes, clock). Give `databaseFile` to start again on the same database (a restart).
  */
 export async function startIamTestServer(
-  options: IamOptions & { db?: SqliteDatabase; keepDb?: boolean } = {},
+  options: IamOptions & { databaseFile?: string } = {},
 ): Promise<IamTestServer> {
-  const { db: givenDb, keepDb, ...iamOptions } = options;
+  const { databaseFile, ...iamOptions } = options;
   const dataDir = mkdtempSync(join(tmpdir(), 'pipework-auth-'));
-  const config = loadConfig({ PIPEWORK_DATA: dataDir, PIPEWORK_ADMIN_PASSWORD: TEST_ADMIN_PASSWORD, PORT: '0' });
-  if (givenDb) config.databaseFile = givenDb.name;
-  const base = createServices(config, silentLogger());
-  const iam = createIamService(base.db, config, silentLogger(), {
-    passwordHashCost: TEST_HASH_COST,
-    sleep: async () => {},
-    ...iamOptions,
+  const config = loadConfig({
+    PIPEWORK_DATA: dataDir,
+    PIPEWORK_ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
+    PORT: '0',
   });
-  const services: ServerServices = { ...base, iam, authenticator: iam.authenticator };
+  if (databaseFile) config.databaseFile = databaseFile;
+  const services = createServices(config, silentLogger(), {
+    iam: { passwordHashCost: TEST_HASH_COST, sleep: async () => {}, ...iamOptions },
+  });
+  const { iam } = services;
   const server = createApp(services, { webDist: join(dataDir, 'no-web') }).listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
@@ -93,7 +99,7 @@ export async function startIamTestServer(
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      if (!keepDb) base.db.close();
+      closeServices(services);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

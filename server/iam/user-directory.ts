@@ -37,7 +37,8 @@ export class UserDirectory {
   require(ref: { uuid?: string; username?: string }): UserRow {
     const row = ref.uuid ? this.byUuid(ref.uuid) : ref.username ? this.byName(ref.username) : undefined;
     if (!row) {
-      if (!ref.uuid && !ref.username) throw new PipeworkError('PARAM_INVALID', 'Give the user by username or uuid.');
+      if (!ref.uuid && !ref.username)
+        throw new PipeworkError('PARAM_INVALID', 'Give the user by username or uuid.');
       throw new PipeworkError('NOT_FOUND', `User '${ref.uuid ?? ref.username}' does not exist.`);
     }
     return row;
@@ -46,7 +47,9 @@ export class UserDirectory {
   insert(input: NewUserRow): UserRow {
     checkUsername(input.username, 'name');
     if (this.byName(input.username)) {
-      throw new PipeworkError('CONFLICT', `User '${input.username}' already exists.`, { username: input.username });
+      throw new PipeworkError('CONFLICT', `User '${input.username}' already exists.`, {
+        username: input.username,
+      });
     }
     const email = input.email?.trim() || null;
     if (email && this.db.prepare('SELECT 1 FROM iam_user WHERE email = ?').get(email)) {
@@ -86,7 +89,9 @@ export class UserDirectory {
   /** Grants roles directly; every role must exist. Returns the role names granted. */
   addRoles(uuid: string, roleNames: readonly string[]): string[] {
     const roles = roleNames.map((name) => this.roles.require(name));
-    const insert = this.db.prepare('INSERT OR IGNORE INTO iam_user_role (user_uuid, role_uuid) VALUES (?, ?)');
+    const insert = this.db.prepare(
+      'INSERT OR IGNORE INTO iam_user_role (user_uuid, role_uuid) VALUES (?, ?)',
+    );
     this.db.transaction(() => {
       for (const role of roles) insert.run(uuid, role.uuid);
     })();
@@ -122,7 +127,9 @@ export class UserDirectory {
     return uuids
       .map((uuid) => this.byUuid(uuid))
       .filter((row): row is UserRow => row !== undefined)
-      .filter((row) => !filter || [row.username, row.email ?? ''].some((s) => s.toLowerCase().includes(filter)))
+      .filter(
+        (row) => !filter || [row.username, row.email ?? ''].some((s) => s.toLowerCase().includes(filter)),
+      )
       .sort((a, b) => a.username.localeCompare(b.username))
       .slice(offset, offset + limit)
       .map(userRepresentation);

@@ -73,6 +73,29 @@ export class PropertyAccess {
     return ownerFolderAllows(principal, key) && this.appAllows(principal, key, 'write');
   }
 
+  /**
+   * `canRead` for many keys of one principal (a listing): app rule answers are remembered per app folder,
+   * so a listing asks the IAM once per app, not once per key.
+   */
+  readFilter(principal: Principal | null): (key: string) => boolean {
+    if (!principal) return () => false;
+    if (isAdmin(principal)) return () => true;
+    const rules = this.appRules;
+    if (!rules) return (key) => ownerFolderAllows(principal, key);
+    const decided = new Map<string, boolean>();
+    return (key) => {
+      if (!ownerFolderAllows(principal, key)) return false;
+      const app = appFolderOf(key);
+      if (!app) return true;
+      let allowed = decided.get(app.folder);
+      if (allowed === undefined) {
+        allowed = rules.allows(principal, app, 'read') !== false;
+        decided.set(app.folder, allowed);
+      }
+      return allowed;
+    };
+  }
+
   /** FORBIDDEN unless the principal may read `key`. */
   assertRead(principal: Principal | null, key: string): void {
     if (!this.canRead(principal, key)) {

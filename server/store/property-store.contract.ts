@@ -120,6 +120,21 @@ export function runPropertyStoreContract(name: string, factory: ContractStoreFac
         expect(updated.changes).toEqual([{ kind: 'changed', origin: first, target: updated.property }]);
       });
 
+      it('an update through save keeps what was not given, and the time to live', async () => {
+        await store.save({ key: 'global/a', value: '{"a":1}', type: 'application/json', timeToLive: 5, defaultValue: 'd' });
+        const { property } = await store.save({ key: 'global/a', timeToLive: 99 }, { ifExists: 'update' });
+        expect(property).toMatchObject({ value: '{"a":1}', type: 'application/json', timeToLive: 5, defaultValue: 'd', version: 2 });
+        const created = await store.save({ key: 'global/b' });
+        expect(created.property).toMatchObject({ value: null, type: 'text/plain' });
+      });
+
+      it('changes the time to live through update, counted from creation', async () => {
+        await store.save({ key: 'global/a', value: '1' });
+        now += 90_000;
+        await store.update('global/a', { timeToLive: 1 });
+        expect(await store.get('global/a')).toBeUndefined();
+      });
+
       it('only one of many concurrent creates of a key wins', async () => {
         const results = await Promise.allSettled(
           Array.from({ length: 8 }, (_, i) => store.save({ key: 'global/race', value: String(i) })),

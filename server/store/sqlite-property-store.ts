@@ -268,7 +268,8 @@ export class SqlitePropertyStore implements PropertyStore, SyncPropertyReader {
       throw new PipeworkError('PROPERTY_EXISTS', `Property '${input.key}' already exists.`, { key: input.key });
     }
     if (strategy === 'skip') return { result: 'skip', property: publicCopy(row), changes };
-    const { key: _key, ...patch } = input;
+    // An update sets what was given; the time to live counts from creation and stays as it was.
+    const patch: PropertyPatch = { value: input.value, type: input.type, defaultValue: input.defaultValue };
     const property = this.applyPatch(row, patch, now, options.actor);
     changes.push({ kind: 'changed', origin: publicCopy(row), target: property });
     return { result: 'update', property, changes };

@@ -13,17 +13,34 @@ export type LiteralValue = null | boolean | number | string;
 export type SelectionKind = 'all' | 'first' | 'last';
 
 export type PelNode =
-  | (Span & { type: 'Literal'; value: LiteralValue; /** written with a dot, an exponent or d/f */ decimal: boolean })
+  | (Span & {
+      type: 'Literal';
+      value: LiteralValue;
+      /** written with a dot, an exponent or d/f */ decimal: boolean;
+    })
   | (Span & { type: 'Identifier'; name: string })
   | (Span & { type: 'Variable'; name: string }) // #name; #this and #root included
   | (Span & { type: 'Utility'; name: string }) // @name, only as the receiver of a call
   | (Span & { type: 'Property'; object: PelNode; name: string; safe: boolean; nameStart: number })
   | (Span & { type: 'Index'; object: PelNode; index: PelNode; safe: boolean })
-  | (Span & { type: 'Call'; object: PelNode | null; name: string; args: PelNode[]; safe: boolean; nameStart: number })
+  | (Span & {
+      type: 'Call';
+      object: PelNode | null;
+      name: string;
+      args: PelNode[];
+      safe: boolean;
+      nameStart: number;
+    })
   | (Span & { type: 'Selection'; object: PelNode; kind: SelectionKind; predicate: PelNode; safe: boolean })
   | (Span & { type: 'Projection'; object: PelNode; mapper: PelNode; safe: boolean })
   | (Span & { type: 'Unary'; operator: UnaryOperator; operand: PelNode })
-  | (Span & { type: 'Binary'; operator: BinaryOperator; left: PelNode; right: PelNode })
+  | (Span & {
+      type: 'Binary';
+      operator: BinaryOperator;
+      left: PelNode;
+      right: PelNode;
+      operatorStart: number;
+    })
   | (Span & { type: 'Ternary'; test: PelNode; consequent: PelNode; alternate: PelNode })
   | (Span & { type: 'Elvis'; left: PelNode; right: PelNode })
   | (Span & { type: 'Assign'; target: PelNode; value: PelNode })

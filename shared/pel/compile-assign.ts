@@ -13,6 +13,13 @@ function siteOf(node: PelNode, cx: CompileContext): Site {
   return { source: cx.source, start: node.start, end: node.end };
 }
 
+/** A map key from an indexer value: strings, and numbers/booleans as their text. */
+function keyOf(index: unknown, site: Site): string {
+  if (typeof index === 'string') return index;
+  if (typeof index === 'number' || typeof index === 'boolean') return String(index);
+  throw pelError('TYPE_MISMATCH', site, `a map key must be a string, got a ${typeOf(index)}`);
+}
+
 function writeKey(container: unknown, key: string, value: unknown, site: Site): void {
   const reason = unwritableReason(container, key);
   if (reason === 'forbidden-key') throw pelError('FORBIDDEN_KEY', site, key);
@@ -34,7 +41,8 @@ function setRoot(rt: Runtime, name: string, value: unknown, site: Site): void {
     rt.scope.body = value;
     return;
   }
-  if (!isMapLike(value)) throw pelError('TYPE_MISMATCH', site, `${name} must be a map, got a ${typeOf(value)}`);
+  if (!isMapLike(value))
+    throw pelError('TYPE_MISMATCH', site, `${name} must be a map, got a ${typeOf(value)}`);
   if (name === 'vars') rt.scope.vars = value as Record<string, unknown>;
   else rt.scope.headers = value as Record<string, unknown>;
 }
@@ -75,7 +83,7 @@ function containerOf(node: PelNode, cx: CompileContext, compile: CompileFn): Eva
           writeList(p, i, created, site);
           return created;
         }
-        return child(p, typeof i === 'string' ? i : String(i), site);
+        return child(p, keyOf(i, site), site);
       };
     }
     default:
@@ -117,7 +125,7 @@ export function compileSetter(target: PelNode, cx: CompileContext, compile: Comp
         const p = parent(rt);
         const i = index(rt);
         if (Array.isArray(p)) writeList(p, i, value, site);
-        else if (isMapLike(p)) writeKey(p, typeof i === 'string' ? i : String(i), value, site);
+        else if (isMapLike(p)) writeKey(p, keyOf(i, site), value, site);
         else throw pelError('NOT_WRITABLE', site, `cannot index into a ${typeOf(p)}`);
       };
     }

@@ -3,7 +3,7 @@ import type { NodeOf } from './ast';
 import { type Site, pelError, toPelError } from './errors';
 import { BOOLEAN_METHODS, LIST_METHODS, MAP_METHODS, NUMBER_METHODS, STRING_METHODS } from './methods';
 import type { MethodEnv, MethodSpec } from './methods';
-import { type Evaluator, type Runtime, checkListSize, checkString } from './runtime';
+import { type Evaluator, type Runtime, checkClock, checkListSize, checkString } from './runtime';
 import { clean } from './safety';
 import type { PelUtilities, PelUtility } from './types';
 import { rootObject } from './compile-access';
@@ -99,8 +99,10 @@ export function compileUtilityCall(
     try {
       result = Reflect.apply(fn, utility, a);
     } catch (e) {
-      throw toPelError(e, site);
+      throw toPelError(e, site, `@${utilityName}.${fnName}`);
     }
+    // Inside a loop (the clock runs), a utility call may be costly: check the time bound after each.
+    if (rt.deadline !== 0) checkClock(rt, site);
     return checkResult(clean(result), rt, site);
   };
 }

@@ -39,7 +39,11 @@ function notCollection(site: Site, v: unknown, what: string): never {
   throw pelError('TYPE_MISMATCH', site, `${what} needs a list or a map, got a ${typeOf(v)}`);
 }
 
-export function compileSelection(node: NodeOf<'Selection'>, cx: CompileContext, compile: CompileFn): Evaluator {
+export function compileSelection(
+  node: NodeOf<'Selection'>,
+  cx: CompileContext,
+  compile: CompileFn,
+): Evaluator {
   const source = compile(node.object, cx);
   const predicate = compile(node.predicate, { ...cx, inLambda: true });
   const site: Site = { source: cx.source, start: node.object.end, end: node.end };
@@ -104,7 +108,11 @@ export function compileSelection(node: NodeOf<'Selection'>, cx: CompileContext, 
   };
 }
 
-export function compileProjection(node: NodeOf<'Projection'>, cx: CompileContext, compile: CompileFn): Evaluator {
+export function compileProjection(
+  node: NodeOf<'Projection'>,
+  cx: CompileContext,
+  compile: CompileFn,
+): Evaluator {
   const source = compile(node.object, cx);
   const mapper = compile(node.mapper, { ...cx, inLambda: true });
   const site: Site = { source: cx.source, start: node.object.end, end: node.end };

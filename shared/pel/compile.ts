@@ -31,7 +31,10 @@ function isDecimal(node: PelNode): boolean {
     case 'Unary':
       return node.operator !== 'not' && isDecimal(node.operand);
     case 'Binary':
-      return ['add', 'sub', 'mul', 'div', 'mod', 'pow'].includes(node.operator) && (isDecimal(node.left) || isDecimal(node.right));
+      return (
+        ['add', 'sub', 'mul', 'div', 'mod', 'pow'].includes(node.operator) &&
+        (isDecimal(node.left) || isDecimal(node.right))
+      );
     case 'Ternary':
       return isDecimal(node.consequent) || isDecimal(node.alternate);
     default:
@@ -167,7 +170,12 @@ function compileBinary(node: NodeOf<'Binary'>, cx: CompileContext): Evaluator {
       ? (rt) => asBool(left(rt), leftSite) && asBool(right(rt), rightSite)
       : (rt) => asBool(left(rt), leftSite) || asBool(right(rt), rightSite);
   }
-  const site: OperatorSite = { ...siteOf(node, cx), decimal: isDecimal(node.left) || isDecimal(node.right) };
+  const site: OperatorSite = {
+    source: cx.source,
+    start: node.operatorStart,
+    end: node.end,
+    decimal: isDecimal(node.left) || isDecimal(node.right),
+  };
   const apply = spec.apply;
   return (rt) => apply(left(rt), right(rt), site, rt);
 }

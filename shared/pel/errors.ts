@@ -12,7 +12,7 @@ export const PEL_REASONS = {
   BAD_NUMBER: ['PEL_SYNTAX', "malformed number '{0}'"],
   UNSUPPORTED: ['PEL_SYNTAX', '{0} is not supported'],
   NOT_ASSIGNABLE: ['PEL_SYNTAX', 'the left side of = cannot be assigned'],
-  BAD_UTILITY_USE: ['PEL_SYNTAX', "a utility is called as @{0}.function(...)"],
+  BAD_UTILITY_USE: ['PEL_SYNTAX', 'a utility is called as @{0}.function(...)'],
   FORBIDDEN_NAME: ['PEL_SYNTAX', "'{0}' is never accessible"],
   // evaluation (PEL_EVAL)
   NULL_RECEIVER: ['PEL_EVAL', "cannot read '{0}' of null"],
@@ -27,7 +27,8 @@ export const PEL_REASONS = {
   UNKNOWN_NAME: ['PEL_EVAL', "unknown name '{0}' (the roots are body, vars, headers, request, exception)"],
   UNKNOWN_UTILITY: ['PEL_EVAL', "unknown utility '@{0}'"],
   UNKNOWN_FUNCTION: ['PEL_EVAL', "the utility '@{1}' has no function '{0}'"],
-  UTILITY_FAILED: ['PEL_EVAL', "@{0}: {1}"],
+  UTILITY_FAILED: ['PEL_EVAL', '{0}'],
+  HOST_ERROR: ['PEL_EVAL', '{0}'],
   BAD_REGEX: ['PEL_EVAL', 'invalid regular expression: {0}'],
   FORBIDDEN_KEY: ['PEL_EVAL', "the key '{0}' cannot be written"],
   NOT_WRITABLE: ['PEL_EVAL', '{0}'],
@@ -92,18 +93,20 @@ export function utilityError(message: string): PipeworkError {
  * gain the site when they have none; host errors (a stack overflow, a frozen object, a throwing getter)
  * become PEL_EVAL, so evaluation never crashes the caller with a raw exception.
  */
-export function toPelError(error: unknown, site: Site): PipeworkError {
+export function toPelError(error: unknown, site: Site, context?: string): PipeworkError {
   if (isPipeworkError(error)) {
     if (error.details.offset !== undefined) return error;
     const { line, column } = lineColumnOf(site.source, site.start);
-    const prefixed = new PipeworkError(error.code, `${line}:${column}: ${error.message}`, error.details, {
+    const text = context ? `${context}: ${error.message}` : error.message;
+    const prefixed = new PipeworkError(error.code, `${line}:${column}: ${text}`, error.details, {
       cause: error.cause,
     });
     return prefixed.withDetails({ offset: site.start, length: site.end - site.start, line, column });
   }
   const text = error instanceof RangeError ? 'the evaluation ran out of stack' : errorText(error);
-  const wrapped = pelError('TYPE_MISMATCH', site, text);
-  return wrapped;
+  return context
+    ? pelError('UTILITY_FAILED', site, `${context}: ${text}`)
+    : pelError('HOST_ERROR', site, text);
 }
 
 function errorText(error: unknown): string {

@@ -27,7 +27,8 @@ export class CompiledExpression {
     }
     this.ast = parseExpression(source, start, end);
     this.depth = depthOf(this.ast);
-    if (this.depth > HARD_PEL_LIMITS.maxDepth) throw pelError('TOO_DEEP', this.site, HARD_PEL_LIMITS.maxDepth);
+    if (this.depth > HARD_PEL_LIMITS.maxDepth)
+      throw pelError('TOO_DEEP', this.site, HARD_PEL_LIMITS.maxDepth);
     this.run = compileTree(this.ast, source);
   }
 

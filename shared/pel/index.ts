@@ -57,3 +57,22 @@ export function clearPelCache(): void {
   templates.clear();
   expressions.clear();
 }
+export {
+  UTILITY_SPECS,
+  createInstanceUtility,
+  createPropertyUtility,
+  createUserUtility,
+  type PelInstanceInfo,
+  type PelPropertyReader,
+  type PelUserInfo,
+  type UtilitySpec,
+  type UtilityFunctionSpec,
+} from './utilities';
+export { analyze, type AnalyzeOptions, type PelAnalysis, type PelDiagnostic, type PelToken, type PelTokenClass } from './analyze';
+export {
+  complete,
+  type CompletionItem,
+  type CompletionKind,
+  type CompletionResult,
+  type CompletionScope,
+} from './complete';

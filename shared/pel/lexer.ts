@@ -1,6 +1,7 @@
 /** The PEL lexer: turns source text into tokens; it never throws, bad input becomes an `error` token. */
 
-export type TokenKind = 'number' | 'string' | 'identifier' | 'variable' | 'utility' | 'punct' | 'error' | 'eof';
+export type TokenKind =
+  'number' | 'string' | 'identifier' | 'variable' | 'utility' | 'punct' | 'error' | 'eof';
 
 export interface Token {
   kind: TokenKind;
@@ -56,7 +57,8 @@ function lexOne(s: string, i: number, to: number): Token {
   const c = s[i]!;
   if (isDigit(c)) return lexNumber(s, i, to);
   if (c === "'" || c === '"') return lexString(s, i, to, c);
-  if (c === '$' && s[i + 1] === '[' && i + 1 < to) return { kind: 'punct', value: '$[', start: i, end: i + 2 };
+  if (c === '$' && s[i + 1] === '[' && i + 1 < to)
+    return { kind: 'punct', value: '$[', start: i, end: i + 2 };
   if (isIdentStart(c)) {
     const end = identEnd(s, i + 1, to);
     return { kind: 'identifier', value: s.slice(i, end), start: i, end };
@@ -66,7 +68,8 @@ function lexOne(s: string, i: number, to: number): Token {
     return { kind: c === '#' ? 'variable' : 'utility', value: s.slice(i + 1, end), start: i, end };
   }
   for (const p of PUNCTUATORS) {
-    if (s.startsWith(p, i) && i + p.length <= to) return { kind: 'punct', value: p, start: i, end: i + p.length };
+    if (s.startsWith(p, i) && i + p.length <= to)
+      return { kind: 'punct', value: p, start: i, end: i + p.length };
   }
   return { kind: 'error', value: 'UNEXPECTED_CHARACTER', start: i, end: i + 1 };
 }

@@ -51,7 +51,8 @@ const subtract: BinaryImpl = (a, b, site) => {
 const multiply: BinaryImpl = (a, b, site, rt) => {
   if (typeof a === 'number' && typeof b === 'number') return finite(a * b, site);
   if (typeof a === 'string' && isInteger(b) && b >= 0) {
-    if (a.length * b > rt.limits.maxStringLength) checkString('x'.repeat(rt.limits.maxStringLength + 1), rt, site);
+    if (a.length * b > rt.limits.maxStringLength)
+      checkString('x'.repeat(rt.limits.maxStringLength + 1), rt, site);
     return a.repeat(b);
   }
   return mismatch('*', a, b, site);
@@ -131,14 +132,16 @@ export const UNARY_OPERATORS = {
   neg: {
     spellings: ['-'],
     apply: (v, site) => {
-      if (typeof v !== 'number') throw pelError('TYPE_MISMATCH', site, `'-' does not apply to a ${typeOf(v)}`);
+      if (typeof v !== 'number')
+        throw pelError('TYPE_MISMATCH', site, `'-' does not apply to a ${typeOf(v)}`);
       return -v;
     },
   },
   plus: {
     spellings: ['+'],
     apply: (v, site) => {
-      if (typeof v !== 'number') throw pelError('TYPE_MISMATCH', site, `'+' does not apply to a ${typeOf(v)}`);
+      if (typeof v !== 'number')
+        throw pelError('TYPE_MISMATCH', site, `'+' does not apply to a ${typeOf(v)}`);
       return v;
     },
   },

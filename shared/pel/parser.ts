@@ -108,7 +108,8 @@ class Parser {
     let left = this.unary();
     for (;;) {
       const t = this.peek();
-      if (t.kind === 'identifier' && t.value.toLowerCase() === 'instanceof') this.fail('UNSUPPORTED', t, "'instanceof'");
+      if (t.kind === 'identifier' && t.value.toLowerCase() === 'instanceof')
+        this.fail('UNSUPPORTED', t, "'instanceof'");
       const op = binaryOperatorFor(t.kind, t.value);
       if (!op) return left;
       const spec = BINARY_OPERATORS[op];
@@ -116,7 +117,15 @@ class Parser {
       this.next();
       const rightAssociative = 'rightAssociative' in spec && spec.rightAssociative;
       const right = this.binary(rightAssociative ? spec.precedence - 1 : spec.precedence);
-      left = { type: 'Binary', operator: op, left, right, start: left.start, end: right.end };
+      left = {
+        type: 'Binary',
+        operator: op,
+        left,
+        right,
+        start: left.start,
+        end: right.end,
+        operatorStart: t.start,
+      };
     }
   }
 
@@ -160,9 +169,26 @@ class Parser {
       this.next();
       if (this.isPunct(this.peek(), '(')) {
         const { args, end } = this.arguments();
-        return { type: 'Call', object, name: t.value, args, safe, start: object.start, end, nameStart: t.start };
+        return {
+          type: 'Call',
+          object,
+          name: t.value,
+          args,
+          safe,
+          start: object.start,
+          end,
+          nameStart: t.start,
+        };
       }
-      return { type: 'Property', object, name: t.value, safe, start: object.start, end: t.end, nameStart: t.start };
+      return {
+        type: 'Property',
+        object,
+        name: t.value,
+        safe,
+        start: object.start,
+        end: t.end,
+        nameStart: t.start,
+      };
     }
     if (t.kind === 'punct') {
       if (t.value === '?[') return this.selection(object, safe, 'all');
@@ -223,7 +249,11 @@ class Parser {
       case 'utility': {
         this.next();
         const dot = this.peek();
-        if (!this.isPunct(dot, '.') || this.peek(1).kind !== 'identifier' || !this.isPunct(this.peek(2), '(')) {
+        if (
+          !this.isPunct(dot, '.') ||
+          this.peek(1).kind !== 'identifier' ||
+          !this.isPunct(this.peek(2), '(')
+        ) {
           this.fail('BAD_UTILITY_USE', t, t.value);
         }
         return { type: 'Utility', name: t.value, start: t.start, end: t.end };
@@ -247,7 +277,16 @@ class Parser {
     if (lower === 'new' && after.kind === 'identifier') this.fail('UNSUPPORTED', t, "'new'");
     if (this.isPunct(after, '(')) {
       const { args, end } = this.arguments();
-      return { type: 'Call', object: null, name: t.value, args, safe: false, start: t.start, end, nameStart: t.start };
+      return {
+        type: 'Call',
+        object: null,
+        name: t.value,
+        args,
+        safe: false,
+        start: t.start,
+        end,
+        nameStart: t.start,
+      };
     }
     return { type: 'Identifier', name: t.value, start: t.start, end: t.end };
   }

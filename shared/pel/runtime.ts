@@ -18,13 +18,17 @@ export interface Runtime {
 /** A compiled expression: a closure over the syntax tree, called with the runtime. */
 export type Evaluator = (rt: Runtime) => unknown;
 
-export function createRuntime(scope: PelScope, utilities: PelUtilities | undefined, limits: PelLimits): Runtime {
+export function createRuntime(
+  scope: PelScope,
+  utilities: PelUtilities | undefined,
+  limits: PelLimits,
+): Runtime {
   return { scope, thisValue: null, utilities, limits, steps: 0, deadline: 0 };
 }
 
-/** Counts one loop iteration and, now and then, enforces the evaluation time bound. */
+/** Counts one loop iteration; the first starts the clock, then every 1,024th enforces the time bound. */
 export function tick(rt: Runtime, site: Site): void {
-  if ((++rt.steps & 1023) === 0) checkClock(rt, site);
+  if ((++rt.steps & 1023) === 0 || rt.deadline === 0) checkClock(rt, site);
 }
 
 export function checkClock(rt: Runtime, site: Site): void {
@@ -35,7 +39,8 @@ export function checkClock(rt: Runtime, site: Site): void {
 
 /** Throws LIMIT_EXCEEDED when a string built by the expression is too long. */
 export function checkString(s: string, rt: Runtime, site: Site): string {
-  if (s.length > rt.limits.maxStringLength) throw pelError('STRING_TOO_LONG', site, s.length, rt.limits.maxStringLength);
+  if (s.length > rt.limits.maxStringLength)
+    throw pelError('STRING_TOO_LONG', site, s.length, rt.limits.maxStringLength);
   return s;
 }
 

@@ -86,7 +86,11 @@ class ConstantTemplate implements PelTemplate {
     return this.text;
   }
   assign(): void {
-    throw pelError('NOT_WRITABLE', { source: this.text, start: 0, end: this.text.length }, 'a text without #{...} cannot be assigned');
+    throw pelError(
+      'NOT_WRITABLE',
+      { source: this.text, start: 0, end: this.text.length },
+      'a text without #{...} cannot be assigned',
+    );
   }
 }
 
@@ -112,15 +116,24 @@ class MixedTemplate implements PelTemplate {
   ) {}
   evaluate(scope: PelScope, options?: PelOptions): unknown {
     let out = '';
-    for (const part of this.parts) out += typeof part === 'string' ? part : templateText(part.evaluate(scope, options));
+    for (const part of this.parts)
+      out += typeof part === 'string' ? part : templateText(part.evaluate(scope, options));
     const limits = resolveLimits(options?.limits);
     if (out.length > limits.maxStringLength) {
-      checkString(out, createRuntime(scope, undefined, limits), { source: this.text, start: 0, end: this.text.length });
+      checkString(out, createRuntime(scope, undefined, limits), {
+        source: this.text,
+        start: 0,
+        end: this.text.length,
+      });
     }
     return out;
   }
   assign(): void {
-    throw pelError('NOT_WRITABLE', { source: this.text, start: 0, end: this.text.length }, 'text mixed with #{...} cannot be assigned');
+    throw pelError(
+      'NOT_WRITABLE',
+      { source: this.text, start: 0, end: this.text.length },
+      'text mixed with #{...} cannot be assigned',
+    );
   }
 }
 

@@ -104,7 +104,8 @@ export function toPlainData(v: unknown, depth: number): unknown {
   const out: Record<string, unknown> = {};
   for (const k of ownKeys(v)) {
     const x = readOwn(v, k);
-    if (k === '__proto__') Object.defineProperty(out, k, { value: toPlainData(x, depth + 1), enumerable: true });
+    if (k === '__proto__')
+      Object.defineProperty(out, k, { value: toPlainData(x, depth + 1), enumerable: true });
     else out[k] = toPlainData(x, depth + 1);
   }
   return out;

@@ -16,11 +16,11 @@ export interface SourceLocator {
   scalarAt(path: DocumentPath): ScalarSource | undefined;
 }
 
-export const SECTIONS = ['headers', 'vars', 'pipeline', 'body'] as const;
+const SECTIONS = ['headers', 'vars', 'pipeline', 'body'] as const;
 
 type Json = Record<string, unknown>;
 
-export function isMap(value: unknown): value is Json {
+function isMap(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 

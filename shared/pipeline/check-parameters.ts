@@ -70,12 +70,6 @@ export function checkParameters(step: PipelineStep, contract: CommandContract): 
   if (step.defaultValue !== undefined) {
     if (!defaultName) {
       report('', `Command ${command} has no default parameter: write its parameters by name below it.`);
-    } else if (given.has(defaultName)) {
-      report(
-        defaultName,
-        `Parameter '${defaultName}' of command ${command} is given twice: after the name and by name.`,
-        '',
-      );
     } else {
       given.set(defaultName, { value: step.defaultValue, positionKey: '' });
     }

@@ -28,8 +28,10 @@ interface Frame {
   kind: 'object' | 'array';
   keys?: Set<string>;
   count: number;
-  /** The frame's own path while it is short enough to record; undefined below that. */
-  path?: (string | number)[];
+  /** The `pathKey` of the frame's own path while it is short enough to record; undefined below that. */
+  path?: string;
+  /** The length of that path. */
+  depth: number;
   key?: string;
   keyAt?: SourcePosition;
 }
@@ -113,34 +115,31 @@ class JsonScanner {
     return raw.includes('\\') ? (JSON.parse(raw) as string) : raw.slice(1, -1);
   }
 
+  /** The path key of the value about to be read, when its path is short enough to record. */
+  private childPath(): string | undefined {
+    const top = this.stack[this.stack.length - 1];
+    if (!top) return '';
+    if (top.path === undefined || top.depth >= RECORDED_PATH_LENGTH) return undefined;
+    return `${top.path}\u0000${top.kind === 'array' ? top.count : top.key!}`;
+  }
+
   /** Records where the value about to be read is, when its path is short enough. */
   private record(string?: [number, number]): void {
+    const path = this.childPath();
+    if (path === undefined) return;
     const top = this.stack[this.stack.length - 1];
-    let path: (string | number)[] | undefined;
-    let key: SourcePosition | undefined;
-    if (!top) path = [];
-    else if (top.path && top.path.length < RECORDED_PATH_LENGTH) {
-      path = [...top.path, top.kind === 'array' ? top.count : top.key!];
-      key = top.keyAt;
-    }
-    if (!path) return;
     const entry: JsonEntry = { value: this.here() };
-    if (key) entry.key = key;
+    if (top?.kind === 'object') entry.key = top.keyAt;
     if (string) entry.string = string;
-    this.entries.set(pathKey(path), entry);
+    this.entries.set(path, entry);
   }
 
   private open(kind: Frame['kind']): void {
     if (this.stack.length + 1 > PIPELINE_LIMITS.maxDepth) this.fail(tooDeepMessage());
-    const top = this.stack[this.stack.length - 1];
-    let path: (string | number)[] | undefined;
-    if (!top) path = [];
-    else if (top.path && top.path.length < RECORDED_PATH_LENGTH) {
-      path = [...top.path, top.kind === 'array' ? top.count : top.key!];
-    }
-    const frame: Frame = { kind, count: 0 };
+    const frame: Frame = { kind, count: 0, depth: this.stack.length };
+    const path = this.childPath();
+    if (path !== undefined) frame.path = path;
     if (kind === 'object') frame.keys = new Set();
-    if (path) frame.path = path;
     this.stack.push(frame);
     this.i++;
   }

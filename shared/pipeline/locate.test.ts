@@ -18,15 +18,44 @@ function marker(source: string): SourcePosition {
 describe('locateInParameter maps an offset in a value to the source', () => {
   it.each<[string, PipelineSourceKind, string]>([
     ['a plain scalar', 'yaml', 'pipeline:\n  - log:\n      message: abc @ def\n'],
-    ['a single-quoted scalar with a doubled quote', 'yaml', "pipeline:\n  - log:\n      message: 'it''s @'\n"],
-    ['a double-quoted scalar with escapes', 'yaml', 'pipeline:\n  - log:\n      message: "t\\t\\u00e9 \\"q\\" @"\n'],
+    [
+      'a single-quoted scalar with a doubled quote',
+      'yaml',
+      "pipeline:\n  - log:\n      message: 'it''s @'\n",
+    ],
+    [
+      'a double-quoted scalar with escapes',
+      'yaml',
+      'pipeline:\n  - log:\n      message: "t\\t\\u00e9 \\"q\\" @"\n',
+    ],
     ['an escape beyond the BMP', 'yaml', 'pipeline:\n  - log:\n      message: "\\U0001F600 @"\n'],
-    ['a literal block', 'yaml', 'pipeline:\n  - log:\n      message: |\n        line one\n        li@ne two\n'],
-    ['a literal block, more indented', 'yaml', 'pipeline:\n  - log:\n      message: |-\n        a\n\n          b@\n'],
-    ['a folded block', 'yaml', 'pipeline:\n  - log:\n      message: >\n        a b\n        c@ d\n\n        e\n'],
+    [
+      'a literal block',
+      'yaml',
+      'pipeline:\n  - log:\n      message: |\n        line one\n        li@ne two\n',
+    ],
+    [
+      'a literal block, more indented',
+      'yaml',
+      'pipeline:\n  - log:\n      message: |-\n        a\n\n          b@\n',
+    ],
+    [
+      'a folded block',
+      'yaml',
+      'pipeline:\n  - log:\n      message: >\n        a b\n        c@ d\n\n        e\n',
+    ],
     ['a multi-line plain scalar', 'yaml', 'pipeline:\n  - log:\n      message: first\n        second @\n'],
-    ['a multi-line double-quoted scalar', 'yaml', 'pipeline:\n  - log:\n      message: "first\n        sec@ond"\n'],
+    [
+      'a multi-line double-quoted scalar',
+      'yaml',
+      'pipeline:\n  - log:\n      message: "first\n        sec@ond"\n',
+    ],
     ['a line continuation', 'yaml', 'pipeline:\n  - log:\n      message: "abc\\\n        d@ef"\n'],
+    [
+      'a literal block with CRLF line ends',
+      'yaml',
+      'pipeline:\r\n  - log:\r\n      message: |\r\n        one\r\n        tw@o\r\n',
+    ],
     ['a flow map value', 'yaml', 'pipeline:\n  - log: {message: "x @"}\n'],
     ['JSON with escapes', 'json', '{"pipeline": [{"log": {\n  "message": "a\\u00e9\\n\\"@"}}]}'],
     ['a URI with escapes', 'uri', 'datetime|log?message=%E2%82%AC%20%23%7B@'],

@@ -122,7 +122,9 @@ function parseUri(text: string): PipelineScript {
     while (start < end && text[start] === ' ') start++;
     while (end > start && text[end - 1] === ' ') end--;
     if (start === end) {
-      throw syntaxError(`Command ${index + 1} is empty`, at(segmentStart), { hint: "two '|' in a row, or a '|' at an end" });
+      throw syntaxError(`Command ${index + 1} is empty`, at(segmentStart), {
+        hint: "two '|' in a row, or a '|' at an end",
+      });
     }
     const query = text.indexOf('?', start);
     const nameEnd = query === -1 || query >= end ? end : query;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parsePipelineYaml } from './index';
-import { caught, lines } from './test-helpers';
+import { lines } from './test-helpers';
 
 describe('parsePipelineYaml: item forms', () => {
   it.each([
@@ -154,75 +154,4 @@ describe('parsePipelineYaml: positions', () => {
   });
 });
 
-describe('parsePipelineYaml: errors carry line and column', () => {
-  it.each([
-    [
-      'a duplicate key',
-      lines('pipeline:', '  - log:', '      a: 1', '      a: 2'),
-      "Duplicate key 'a'",
-      4,
-      7,
-    ],
-    ['a duplicate section', lines('pipeline: [log]', 'pipeline: [log]'), "Duplicate key 'pipeline'", 2, 1],
-    [
-      'an unclosed quote',
-      lines('pipeline:', '  - log:', '      message: "open', '  - datetime'),
-      'Missing closing " of the string',
-      3,
-      16,
-    ],
-    ['an unclosed flow map', lines('pipeline:', '  - log: {a: 1'), 'Flow map', 3, 1],
-    ['a tab as indentation', lines('pipeline:', '\t- log'), 'Tabs are not allowed', 2, 1],
-    ['two documents', lines('pipeline: [log]', '---', 'pipeline: [log]'), 'multiple documents', 2, 1],
-    ['an unknown section', lines('pipeline: [log]', 'steps: [log]'), "Unknown section 'steps'", 2, 1],
-    ['an empty pipeline', lines('pipeline: []'), "Section 'pipeline' is empty", 1, 1],
-    ['a missing pipeline', lines('vars: {a: 1}'), "Section 'pipeline' is missing", 1, 1],
-    ['an empty document', lines('# nothing'), 'The script is empty', 1, 1],
-    ['a list at the top', lines('- log'), 'must be a map with the sections', 1, 1],
-    ['pipeline not a list', lines('pipeline: log'), "Section 'pipeline' must be a list", 1, 11],
-    ['vars not a map', lines('vars: [1]', 'pipeline: [log]'), "Section 'vars' must be a map", 1, 7],
-    [
-      'a header that is a map',
-      lines('headers:', '  a: {b: 1}', 'pipeline: [log]'),
-      "Header 'a' must be a text value",
-      2,
-      6,
-    ],
-    [
-      'an item with two keys',
-      lines('pipeline:', '  - datetime', '  - log:', '    message: x'),
-      'Pipeline item 2 must have exactly one key',
-      3,
-      5,
-    ],
-    ['an item that is a number', lines('pipeline:', '  - 5'), 'Pipeline item 1 must be a command name', 2, 5],
-    ['an empty item', lines('pipeline:', '  - log', '  -'), 'Pipeline item 2 must be a command name', 3, 4],
-    [
-      'a camel-case name',
-      lines('pipeline:', '  - sendMail: {to: x}'),
-      "Invalid command name 'sendMail'",
-      2,
-      5,
-    ],
-    [
-      'a name with an underscore',
-      lines('pipeline:', '  - log', '  - my_cmd'),
-      "Invalid command name 'my_cmd'",
-      3,
-      5,
-    ],
-    [
-      'a complex key',
-      lines('pipeline:', '  - log:', '      ? [a]', '      : 1'),
-      'A key must be a name',
-      3,
-      9,
-    ],
-    ['an unknown alias', lines('pipeline:', '  - log: {message: *nope}'), 'Unresolved alias', 2, 20],
-  ])('%s', (_, source, message, line, column) => {
-    const error = caught(() => parsePipelineYaml(source));
-    expect(error).toMatchObject({ code: 'PIPELINE_SYNTAX', line, column });
-    expect(error.message).toContain(message);
-    expect(error.message).toContain(`at ${line}:${column}`);
-  });
-});
+// Errors with their line and column: cases/syntax-errors.json (run by cases.test.ts).

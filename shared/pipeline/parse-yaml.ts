@@ -95,8 +95,8 @@ class YamlLocator implements SourceLocator {
  * Walks the node tree without recursion and returns the first node that is nested deeper than
  * `maxDepth`, or a key that is a map or list (JavaScript objects cannot have those), if any.
  */
-function findShapeFault(root: unknown): { node: Node; message: string } | undefined {
-  const stack: [unknown, number][] = [[root, 1]];
+function findShapeFault(doc: Parsed): { node: Node; message: string } | undefined {
+  const stack: [unknown, number][] = [[doc.contents, 1]];
   while (stack.length) {
     const [node, depth] = stack.pop()!;
     if (!isYamlMap(node) && !isSeq(node)) continue;
@@ -106,8 +106,12 @@ function findShapeFault(root: unknown): { node: Node; message: string } | undefi
         stack.push([item, depth + 1]);
         continue;
       }
-      if (isYamlMap(item.key) || isSeq(item.key)) {
-        return { node: item.key, message: `A key must be a name, not a ${isSeq(item.key) ? 'list' : 'map'}` };
+      const key: unknown = isAlias(item.key) ? item.key.resolve(doc) : item.key;
+      if (isYamlMap(key) || isSeq(key)) {
+        return {
+          node: item.key as Node,
+          message: `A key must be a name, not a ${isSeq(key) ? 'list' : 'map'}`,
+        };
       }
       stack.push([item.value, depth + 1]);
     }
@@ -180,27 +184,30 @@ function describeYamlError(error: YAMLError, doc: Parsed, text: string, locator:
 /** Parses a `*.pi.yaml` script into the pipeline model; throws PIPELINE_SYNTAX with line and column. */
 export function parsePipelineYaml(text: string): PipelineScript {
   checkSourceLength(text);
-  const lines = new LineCounter();
-  let doc: Parsed;
   try {
-    // resolveKnownTags off: `!!binary` and the like stay text, so every value is plain JSON data.
-    doc = parseDocument(text, {
-      lineCounter: lines,
-      uniqueKeys: true,
-      prettyErrors: true,
-      strict: true,
-      resolveKnownTags: false,
-    });
+    return parseYaml(text);
   } catch (error) {
     throw unexpected(error);
   }
+}
+
+function parseYaml(text: string): PipelineScript {
+  const lines = new LineCounter();
+  // resolveKnownTags off: `!!binary` and the like stay text, so every value is plain JSON data.
+  const doc = parseDocument(text, {
+    lineCounter: lines,
+    uniqueKeys: true,
+    prettyErrors: true,
+    strict: true,
+    resolveKnownTags: false,
+  });
   const locator = new YamlLocator(doc, text, lines);
   const [first] = doc.errors;
   if (first) {
     const overflow = doc.errors.find((e) => /call stack/i.test(e.message));
     throw describeYamlError(overflow ?? first, doc, text, locator);
   }
-  const fault = findShapeFault(doc.contents);
+  const fault = findShapeFault(doc);
   if (fault) throw syntaxError(fault.message, fault.node.range ? locator.at(fault.node.range[0]) : undefined);
   let root: unknown;
   try {
@@ -225,9 +232,5 @@ export function parsePipelineYaml(text: string): PipelineScript {
       hint: 'through aliases',
     });
   }
-  try {
-    return buildScript(root, locator, 'yaml');
-  } catch (error) {
-    throw unexpected(error);
-  }
+  return buildScript(root, locator, 'yaml');
 }

@@ -115,6 +115,45 @@ function checkStepExpressions(
   return problems;
 }
 
+/**
+ * In YAML, `message: #{body}` is a key with a comment after it, so the value is silently null. Finds the
+ * places that look like that: an empty value whose line goes on with ` #{`.
+ */
+function commentedExpressions(text: string, script: PipelineScript): PipelineProblem[] {
+  const lines = text.split('\n');
+  const problems: PipelineProblem[] = [];
+  const check = (at: SourcePosition | undefined, label: string, where: Partial<PipelineProblem>) => {
+    const rest = at ? lines[at.line - 1]?.slice(at.column - 1) : undefined;
+    if (!rest || !/^[^:#]*:\s+#\{/.test(rest)) return;
+    problems.push({
+      code: 'PEL_SYNTAX',
+      severity: 'warning',
+      message: `${label} is empty: in YAML, ' #' starts a comment. Quote a value that starts with #{, e.g. "#{body}".`,
+      ...where,
+      ...at,
+    });
+  };
+  for (const section of ['headers', 'vars'] as const) {
+    for (const [name, value] of Object.entries(script[section])) {
+      if (value === null) check(script.sectionPositions?.[section]?.[name], `In ${section}, '${name}'`, {});
+    }
+  }
+  for (const step of script.steps) {
+    const where = { commandIndex: step.index, commandName: step.command };
+    if (step.defaultValue === undefined && Object.keys(step.params).length === 0) {
+      check(step.position, `The value of '${step.command}'`, where);
+    }
+    for (const [name, value] of Object.entries(step.params)) {
+      if (value === null)
+        check(step.paramPositions?.[name], `Parameter '${name}' of '${step.command}'`, {
+          ...where,
+          parameter: name,
+        });
+    }
+  }
+  return problems;
+}
+
 function byPosition(a: PipelineProblem, b: PipelineProblem): number {
   return (a.line ?? Infinity) - (b.line ?? Infinity) || (a.column ?? Infinity) - (b.column ?? Infinity);
 }
@@ -122,7 +161,8 @@ function byPosition(a: PipelineProblem, b: PipelineProblem): number {
 /**
  * Reports what is wrong with a pipeline before it runs: the parse error (and nothing more, as the rest
  * cannot be read), unknown commands, unknown, missing or mistyped parameters, expression syntax, and
- * misplaced block commands. Problems come sorted by their place in the source.
+ * misplaced block commands; and warns of YAML values that a ` #{` turned into a comment. Problems come
+ * sorted by their place in the source.
  */
 export function validatePipeline(
   text: string,
@@ -135,14 +175,17 @@ export function validatePipeline(
     script = parsePipeline(text, kind);
   } catch (error) {
     if (!isPipeworkError(error)) throw error;
-    const { line, column } = error.details;
+    const { line, column, commandIndex, commandName } = error.details;
     const problem: PipelineProblem = { code: error.code, message: error.message, severity: 'error' };
     if (typeof line === 'number') problem.line = line;
     if (typeof column === 'number') problem.column = column;
+    if (typeof commandIndex === 'number') problem.commandIndex = commandIndex;
+    if (typeof commandName === 'string') problem.commandName = commandName;
     return [problem];
   }
   const contractOf = (step: PipelineStep) => commands.get(step.command)?.contract;
   const problems: PipelineProblem[] = [...checkBlocks(script.steps, contractOf)];
+  if (kind === 'yaml') problems.push(...commentedExpressions(text, script));
   const check = options.checkExpression;
   if (check) problems.push(...checkSectionExpressions(script, check));
   let names: string[] | undefined;

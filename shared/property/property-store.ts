@@ -66,7 +66,10 @@ export interface PropertyStore {
    * are, sub-folders with a trailing `/`; a name that is both appears twice. Only inside `scope`.
    */
   children(parent: string | null, scope?: KeyScope): Promise<string[]>;
-  /** Creates the property, or applies `ifExists` (default `error`: PROPERTY_EXISTS) when the key is taken. */
+  /**
+   * Creates the property, or applies `ifExists` (default `error`: PROPERTY_EXISTS) when the key is taken;
+   * `update` sets the given value, type and default value and leaves the time to live as it was.
+   */
   save(input: NewProperty, options?: SaveOptions): Promise<SaveResult>;
   /** Changes an existing property (PROPERTY_NOT_FOUND; CONFLICT on a version mismatch). */
   update(key: string, patch: PropertyPatch, options?: UpdateOptions): Promise<UpdateResult>;

@@ -46,10 +46,10 @@ describe('types', () => {
 
 describe('decodePropertyValue', () => {
   it('parses JSON, decodes base64 and keeps text', () => {
-    expect(decodePropertyValue({ key: 'global/a', value: '{"a":1}', type: 'application/json' })).toEqual({ a: 1 });
-    expect(decodePropertyValue({ key: 'global/a', value: 'not json', type: 'application/json' })).toBe('not json');
-    expect(decodePropertyValue({ key: 'global/a', value: 'x', type: 'text/plain' })).toBe('x');
-    const bytes = decodePropertyValue({ key: 'global/f.pdf', value: 'AQID', type: 'application/pdf;encoding=base64' });
+    expect(decodePropertyValue({ value: '{"a":1}', type: 'application/json' })).toEqual({ a: 1 });
+    expect(decodePropertyValue({ value: 'not json', type: 'application/json' })).toBe('not json');
+    expect(decodePropertyValue({ value: 'x', type: 'text/plain' })).toBe('x');
+    const bytes = decodePropertyValue({ value: 'AQID', type: 'application/pdf;encoding=base64' });
     expect(bytes).toBeInstanceOf(BinaryContent);
     expect(Array.from((bytes as BinaryContent).data)).toEqual([1, 2, 3]);
     expect((bytes as BinaryContent).mimeType).toBe('application/pdf');

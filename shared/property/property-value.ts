@@ -81,13 +81,12 @@ export function toStoredValue(value: unknown, type?: string): StoredValue {
  * The value as a pipeline uses it: parsed JSON for JSON types (the text itself if it does not parse),
  * bytes for base64 types, the text otherwise.
  */
-export function decodePropertyValue(property: Pick<Property, 'value' | 'type' | 'key'>): unknown {
+export function decodePropertyValue(property: Pick<Property, 'value' | 'type'>): unknown {
   const { value, type } = property;
   if (value === null) return null;
   if (isBase64Type(type)) {
     const mime = type.replace(/;\s*encoding\s*=\s*"?base64"?\s*/i, '').trim() || 'application/octet-stream';
-    const name = property.key.slice(property.key.lastIndexOf('/') + 1);
-    return new BinaryContent(base64ToBytes(value), mime, name);
+    return new BinaryContent(base64ToBytes(value), mime);
   }
   if (isJsonType(type)) {
     try {

@@ -24,7 +24,8 @@ export interface Property {
 /** What a create needs; the store fills in uuid, timestamps and version. */
 export interface NewProperty {
   key: string;
-  value: string | null;
+  /** Absent: null on create, unchanged when `save` updates an existing property. */
+  value?: string | null;
   type?: string;
   timeToLive?: number | null;
   defaultValue?: JsonValue;

@@ -64,6 +64,12 @@ export interface RunResult {
   trace?: TraceStep[];
 }
 
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    value !== null && typeof value === 'object' && typeof (value as { then?: unknown }).then === 'function'
+  );
+}
+
 /** Thrown by `exit` to stop the run with the current body. */
 class ExitSignal {}
 
@@ -80,9 +86,13 @@ class PipelineRun<S> {
   private readonly scope: PipelineScope;
   private readonly trace: TraceStep[] | undefined;
   private readonly started = Date.now();
-  private readonly abort = new AbortController();
+  private readonly deadline: number;
+  /** Made on first need (an asynchronous command): most runs are synchronous and never pay for a timer. */
+  private abort: AbortController | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
   private principal: Principal | null;
-  private pelOptions: PelOptions;
+  private utilitiesFor: Principal | null | undefined;
+  private cachedPelOptions: PelOptions | undefined;
   private blocks: BlockMap = new Map();
   private elseOwnerEnd = new Map<number, number>();
   private stepsExecuted = 0;
@@ -102,13 +112,32 @@ class PipelineRun<S> {
     };
     this.trace = options.trace ? [] : undefined;
     this.principal = options.principal;
-    this.pelOptions = { utilities: options.utilities?.(this.principal) };
+    this.deadline = this.started + this.limits.maxMillis;
+  }
+
+  /** The utilities are built for the current principal when an expression first needs them. */
+  private get pelOptions(): PelOptions {
+    if (!this.cachedPelOptions || this.utilitiesFor !== this.principal) {
+      this.cachedPelOptions = { utilities: this.options.utilities?.(this.principal) };
+      this.utilitiesFor = this.principal;
+    }
+    return this.cachedPelOptions;
+  }
+
+  /** The run's abort signal: fires at the deadline or when the caller's signal fires. */
+  private get signal(): AbortSignal {
+    if (!this.abort) {
+      const abort = new AbortController();
+      this.abort = abort;
+      this.timer = setTimeout(() => abort.abort(), Math.max(0, this.deadline - Date.now()));
+      const outer = this.options.signal;
+      if (outer?.aborted) abort.abort();
+      else outer?.addEventListener('abort', () => abort.abort(), { once: true });
+    }
+    return this.abort.signal;
   }
 
   async run(): Promise<RunResult> {
-    const timer = setTimeout(() => this.abort.abort(), this.limits.maxMillis);
-    const onOuterAbort = () => this.abort.abort();
-    this.options.signal?.addEventListener('abort', onOuterAbort);
     try {
       this.prepare();
       try {
@@ -126,8 +155,7 @@ class PipelineRun<S> {
     } catch (error) {
       throw this.withTrace(error);
     } finally {
-      clearTimeout(timer);
-      this.options.signal?.removeEventListener('abort', onOuterAbort);
+      if (this.timer) clearTimeout(this.timer);
     }
   }
 
@@ -289,8 +317,9 @@ class PipelineRun<S> {
   }
 
   private checkTime(step: PipelineStep): void {
-    if (this.abort.signal.aborted) {
-      const elapsed = Date.now() - this.started;
+    const now = Date.now();
+    if (now >= this.deadline || this.options.signal?.aborted || this.abort?.signal.aborted) {
+      const elapsed = now - this.started;
       const message =
         elapsed >= this.limits.maxMillis
           ? `The pipeline ran longer than ${this.limits.maxMillis} ms.`
@@ -456,6 +485,8 @@ class PipelineRun<S> {
       traced.params = traceValue(validated) as Record<string, unknown>;
       traced.input = traceValue(input);
     }
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the context's lazy `signal` getter needs the run
+    const run = this;
     const context: CommandContext<S> = {
       params: validated,
       rawParams: params,
@@ -464,16 +495,18 @@ class PipelineRun<S> {
       principal: this.principal,
       setPrincipal: (principal) => {
         this.principal = principal;
-        this.pelOptions = { utilities: this.options.utilities?.(principal) };
       },
       services: this.options.services,
       commands: this.options.registry,
       log: (level, message) => this.log(step, traced, level, message),
       evaluate: (expression) => evaluateExpressionValue(expression, this.scope, this.pelOptions),
-      signal: this.abort.signal,
+      get signal() {
+        return run.signal;
+      },
       step: { index: step.index, command: step.command },
     };
-    const result = await this.untilAborted(Promise.resolve(definition.run(context)), step);
+    const returned = definition.run(context);
+    const result = isThenable(returned) ? await this.untilAborted(Promise.resolve(returned), step) : returned;
     if (traced) traced.output = traceValue(result);
     if (typeof params.output === 'string' && params.output !== '') {
       try {
@@ -488,7 +521,7 @@ class PipelineRun<S> {
 
   /** Resolves with the command's result, or rejects with LIMIT_EXCEEDED when the run's time is up first. */
   private untilAborted<T>(promise: Promise<T>, step: PipelineStep): Promise<T> {
-    const signal = this.abort.signal;
+    const signal = this.signal;
     if (signal.aborted) this.checkTime(step);
     return new Promise<T>((resolve, reject) => {
       const onAbort = () => {

@@ -12,7 +12,9 @@ export function attributesJsonOf(value: unknown): string | null {
     }
   }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    throw new PipeworkError('PARAM_INVALID', "Parameter 'attributes' must be a JSON object.", { parameter: 'attributes' });
+    throw new PipeworkError('PARAM_INVALID', "Parameter 'attributes' must be a JSON object.", {
+      parameter: 'attributes',
+    });
   }
   return JSON.stringify(parsed);
 }

@@ -8,5 +8,6 @@ export const BRUTEFORCE_PARAMETERS: Record<string, JsonSchema> = {
 };
 
 export function bruteforceUsername(ctx: IamContext): string {
-  return iamOf(ctx).users.require({ uuid: stringParam(ctx, 'uuid'), username: stringParam(ctx, 'username') }).username;
+  return iamOf(ctx).users.require({ uuid: stringParam(ctx, 'uuid'), username: stringParam(ctx, 'username') })
+    .username;
 }

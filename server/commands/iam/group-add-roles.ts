@@ -19,7 +19,10 @@ export const iamGroupAddRoles = defineCommand<ServerServices>(
   },
   (ctx) => {
     const iam = iamOf(ctx);
-    const group = iam.groups.require({ uuid: stringParam(ctx, 'groupUuid'), name: stringParam(ctx, 'groupName') });
+    const group = iam.groups.require({
+      uuid: stringParam(ctx, 'groupUuid'),
+      name: stringParam(ctx, 'groupName'),
+    });
     const roleNames = namesParam(ctx, 'roleNames');
     assertMayGrant(callerOf(ctx), iam.roles, roleNames);
     return iam.groups.addRoles(group.uuid, roleNames);

@@ -8,7 +8,8 @@ import { NAME_LIST, callerOf, iamOf, namesParam, requiredString } from './iam-co
 export const iamGroupCreate = defineCommand<ServerServices>(
   {
     name: 'iam.group.create',
-    summary: 'Creates a new group and returns its uuid under the key groupUuid. CONFLICT if it already exists.',
+    summary:
+      'Creates a new group and returns its uuid under the key groupUuid. CONFLICT if it already exists.',
     parameters: {
       name: { type: 'string', description: 'The unique group name.' },
       roleNames: { ...NAME_LIST, description: 'Roles to be assigned to this group on creation.' },

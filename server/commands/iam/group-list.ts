@@ -9,7 +9,10 @@ export const iamGroupList = defineCommand<ServerServices>(
     summary: 'Lists all groups (Keycloak GroupRepresentations).',
     parameters: {
       ...LIST_PARAMETERS,
-      sortByName: { type: ['string', 'boolean'], description: 'If set (true), groups are returned as a map keyed by name.' },
+      sortByName: {
+        type: ['string', 'boolean'],
+        description: 'If set (true), groups are returned as a map keyed by name.',
+      },
     },
     input: 'any',
     output: 'json',

@@ -13,7 +13,11 @@ export function iamOf(ctx: IamContext): IamService {
 
 /** The caller; the runner has already refused anonymous calls, this keeps the types honest. */
 export function callerOf(ctx: IamContext): Principal {
-  if (!ctx.principal) throw new PipeworkError('UNAUTHENTICATED', `Command '${ctx.step.command}' needs an authenticated caller.`);
+  if (!ctx.principal)
+    throw new PipeworkError(
+      'UNAUTHENTICATED',
+      `Command '${ctx.step.command}' needs an authenticated caller.`,
+    );
   return ctx.principal;
 }
 
@@ -26,9 +30,13 @@ export function stringParam(ctx: IamContext, name: string): string | undefined {
 export function requiredString(ctx: IamContext, name: string): string {
   const value = stringParam(ctx, name);
   if (value === undefined) {
-    throw new PipeworkError('PARAM_INVALID', `Missing required parameter '${name}' for command '${ctx.step.command}'.`, {
-      parameter: name,
-    });
+    throw new PipeworkError(
+      'PARAM_INVALID',
+      `Missing required parameter '${name}' for command '${ctx.step.command}'.`,
+      {
+        parameter: name,
+      },
+    );
   }
   return value;
 }

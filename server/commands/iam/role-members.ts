@@ -14,6 +14,9 @@ export const iamRoleMembers = defineCommand<ServerServices>(
   },
   (ctx) => {
     const iam = iamOf(ctx);
-    return iam.users.representations(iam.roles.memberUuids(requiredString(ctx, 'roleName')), listQueryOf(ctx));
+    return iam.users.representations(
+      iam.roles.memberUuids(requiredString(ctx, 'roleName')),
+      listQueryOf(ctx),
+    );
   },
 );

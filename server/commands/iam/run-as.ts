@@ -15,7 +15,12 @@ export const iamRunAs = defineCommand<ServerServices>(
     defaultParameter: 'username',
     input: 'any',
     output: 'none',
-    examples: [{ title: 'Run the setup as the technical user', pipeline: 'pipeline:\n  - iam.run.as:\n      username: systemuser\n' }],
+    examples: [
+      {
+        title: 'Run the setup as the technical user',
+        pipeline: 'pipeline:\n  - iam.run.as:\n      username: systemuser\n',
+      },
+    ],
   },
   (ctx) => {
     const switched = iamOf(ctx).runAs(callerOf(ctx), requiredString(ctx, 'username'));

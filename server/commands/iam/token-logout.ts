@@ -6,7 +6,8 @@ import { iamOf, requiredString } from './iam-command-support';
 export const iamTokenLogout = defineCommand<ServerServices>(
   {
     name: 'iam.token.logout',
-    summary: 'Logs out the session of the refresh token and removes accessToken and refreshToken from the headers.',
+    summary:
+      'Logs out the session of the refresh token and removes accessToken and refreshToken from the headers.',
     parameters: { refreshToken: { type: 'string', description: 'The refresh token.' } },
     required: ['refreshToken'],
     input: 'any',

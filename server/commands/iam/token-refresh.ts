@@ -11,7 +11,11 @@ export const iamTokenRefresh = defineCommand<ServerServices>(
     description: 'The refresh token is used up: presenting it again ends the whole login session.',
     parameters: {
       refreshToken: { type: 'string', description: 'The refresh token.' },
-      clientId: { type: 'string', default: 'cli', description: 'The client the token was issued to (default: cli).' },
+      clientId: {
+        type: 'string',
+        default: 'cli',
+        description: 'The client the token was issued to (default: cli).',
+      },
     },
     required: ['refreshToken'],
     input: 'any',

@@ -11,7 +11,11 @@ export const iamToken = defineCommand<ServerServices>(
     parameters: {
       username: { type: 'string', description: 'The user name.' },
       password: { type: 'string', description: 'The user password.' },
-      clientId: { type: 'string', default: 'cli', description: 'The client the tokens are for (default: cli).' },
+      clientId: {
+        type: 'string',
+        default: 'cli',
+        description: 'The client the tokens are for (default: cli).',
+      },
     },
     required: ['username', 'password'],
     input: 'any',

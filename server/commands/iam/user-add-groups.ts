@@ -11,7 +11,10 @@ export const iamUserAddGroups = defineCommand<ServerServices>(
     summary: 'Adds groups to a user by group id or name and returns the group ids added.',
     parameters: {
       uuid: { type: 'string', description: 'The uuid of the user.' },
-      groupNames: { ...NAME_LIST, description: 'The group names to join. If not given, groupIds is required.' },
+      groupNames: {
+        ...NAME_LIST,
+        description: 'The group names to join. If not given, groupIds is required.',
+      },
       groupIds: { ...NAME_LIST, description: 'The group ids to join. If not given, groupNames is required.' },
     },
     required: ['uuid'],
@@ -26,10 +29,13 @@ export const iamUserAddGroups = defineCommand<ServerServices>(
       ...namesParam(ctx, 'groupIds').map((uuid) => iam.groups.require({ uuid })),
     ];
     if (groups.length === 0) {
-      throw new PipeworkError('PARAM_INVALID', "Give 'groupNames' or 'groupIds'.", { parameter: 'groupNames' });
+      throw new PipeworkError('PARAM_INVALID', "Give 'groupNames' or 'groupIds'.", {
+        parameter: 'groupNames',
+      });
     }
     const caller = callerOf(ctx);
-    for (const group of groups) assertMayGrant(caller, iam.roles, iam.roles.effectiveGroupRoleNames(group.uuid));
+    for (const group of groups)
+      assertMayGrant(caller, iam.roles, iam.roles.effectiveGroupRoleNames(group.uuid));
     for (const group of groups) iam.groups.addMember(group.uuid, user.uuid);
     return [...new Set(groups.map((g) => g.uuid))];
   },

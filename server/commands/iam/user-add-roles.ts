@@ -19,7 +19,10 @@ export const iamUserAddRoles = defineCommand<ServerServices>(
   },
   (ctx) => {
     const iam = iamOf(ctx);
-    const user = iam.users.require({ uuid: stringParam(ctx, 'userUuid'), username: stringParam(ctx, 'username') });
+    const user = iam.users.require({
+      uuid: stringParam(ctx, 'userUuid'),
+      username: stringParam(ctx, 'username'),
+    });
     const roleNames = namesParam(ctx, 'roleNames');
     assertMayGrant(callerOf(ctx), iam.roles, roleNames);
     return iam.users.addRoles(user.uuid, roleNames);

@@ -10,8 +10,14 @@ export const iamUserAddTenants = defineCommand<ServerServices>(
     summary: 'Adds a user to tenants by tenant id or name and returns the tenant ids added.',
     parameters: {
       uuid: { type: 'string', description: 'The uuid of the user.' },
-      tenantNames: { ...NAME_LIST, description: 'The tenant names to join. If not given, tenantIds is required.' },
-      tenantIds: { ...NAME_LIST, description: 'The tenant ids to join. If not given, tenantNames is required.' },
+      tenantNames: {
+        ...NAME_LIST,
+        description: 'The tenant names to join. If not given, tenantIds is required.',
+      },
+      tenantIds: {
+        ...NAME_LIST,
+        description: 'The tenant ids to join. If not given, tenantNames is required.',
+      },
     },
     required: ['uuid'],
     input: 'any',
@@ -25,7 +31,9 @@ export const iamUserAddTenants = defineCommand<ServerServices>(
       ...namesParam(ctx, 'tenantIds').map((uuid) => iam.tenants.require({ uuid })),
     ];
     if (tenants.length === 0) {
-      throw new PipeworkError('PARAM_INVALID', "Give 'tenantNames' or 'tenantIds'.", { parameter: 'tenantNames' });
+      throw new PipeworkError('PARAM_INVALID', "Give 'tenantNames' or 'tenantIds'.", {
+        parameter: 'tenantNames',
+      });
     }
     for (const tenant of tenants) iam.tenants.addMember(tenant.uuid, user.uuid);
     return [...new Set(tenants.map((t) => t.uuid))];

@@ -8,15 +8,25 @@ import { NAME_LIST, callerOf, iamOf, namesParam, requiredString, stringParam } f
 export const iamUserCreate = defineCommand<ServerServices>(
   {
     name: 'iam.user.create',
-    summary: 'Creates a new user and returns its uuid in the body. Throws CONFLICT if the user already exists.',
+    summary:
+      'Creates a new user and returns its uuid in the body. Throws CONFLICT if the user already exists.',
     parameters: {
       name: { type: 'string', description: 'The unique username.' },
       email: { type: 'string', description: 'The unique email.' },
       firstName: { type: 'string', description: 'The optional first name.' },
       lastName: { type: 'string', description: 'The optional last name.' },
-      groupNames: { ...NAME_LIST, description: 'The optional groups the user joins (comma separated or a list).' },
-      roleNames: { ...NAME_LIST, description: 'The optional roles the user gets (ROLE_USER is always given).' },
-      password: { type: 'string', description: 'The password; without one the user cannot log in until one is set.' },
+      groupNames: {
+        ...NAME_LIST,
+        description: 'The optional groups the user joins (comma separated or a list).',
+      },
+      roleNames: {
+        ...NAME_LIST,
+        description: 'The optional roles the user gets (ROLE_USER is always given).',
+      },
+      password: {
+        type: 'string',
+        description: 'The password; without one the user cannot log in until one is set.',
+      },
       attributes: { type: ['string', 'object'], description: 'A map of optional attributes (JSON).' },
     },
     required: ['name'],
@@ -25,7 +35,8 @@ export const iamUserCreate = defineCommand<ServerServices>(
     examples: [
       {
         title: 'Create a developer',
-        pipeline: 'pipeline:\n  - iam.user.create:\n      name: alice\n      email: alice@example.com\n      password: "s3cret!"\n      roleNames: ROLE_DEVELOPER\n',
+        pipeline:
+          'pipeline:\n  - iam.user.create:\n      name: alice\n      email: alice@example.com\n      password: "s3cret!"\n      roleNames: ROLE_DEVELOPER\n',
       },
     ],
   },

@@ -13,7 +13,10 @@ export const iamUserGet = defineCommand<ServerServices>(
     output: 'json',
   },
   (ctx) => {
-    const row = iamOf(ctx).users.require({ uuid: stringParam(ctx, 'uuid'), username: stringParam(ctx, 'username') });
+    const row = iamOf(ctx).users.require({
+      uuid: stringParam(ctx, 'uuid'),
+      username: stringParam(ctx, 'username'),
+    });
     return userRepresentation(row);
   },
 );

@@ -2,7 +2,14 @@
 import { defineCommand } from '../../../shared/commands';
 import { groupRepresentation } from '../../iam/records';
 import type { ServerServices } from '../../services';
-import { LIST_PARAMETERS, USER_REF_PARAMETERS, iamOf, listQueryOf, page, stringParam } from './iam-command-support';
+import {
+  LIST_PARAMETERS,
+  USER_REF_PARAMETERS,
+  iamOf,
+  listQueryOf,
+  page,
+  stringParam,
+} from './iam-command-support';
 
 export const iamUserGroups = defineCommand<ServerServices>(
   {
@@ -14,7 +21,10 @@ export const iamUserGroups = defineCommand<ServerServices>(
   },
   (ctx) => {
     const iam = iamOf(ctx);
-    const user = iam.users.require({ uuid: stringParam(ctx, 'uuid'), username: stringParam(ctx, 'username') });
+    const user = iam.users.require({
+      uuid: stringParam(ctx, 'uuid'),
+      username: stringParam(ctx, 'username'),
+    });
     const query = listQueryOf(ctx);
     const filter = query.filter?.toLowerCase() ?? '';
     const groups = iam.groups.groupsOfUser(user.uuid).filter((g) => g.name.toLowerCase().includes(filter));

@@ -1,7 +1,14 @@
 /** `iam.user.roles`: the effective role names of a user (direct, from groups, and from composites). */
 import { defineCommand } from '../../../shared/commands';
 import type { ServerServices } from '../../services';
-import { LIST_PARAMETERS, USER_REF_PARAMETERS, iamOf, listQueryOf, page, stringParam } from './iam-command-support';
+import {
+  LIST_PARAMETERS,
+  USER_REF_PARAMETERS,
+  iamOf,
+  listQueryOf,
+  page,
+  stringParam,
+} from './iam-command-support';
 
 export const iamUserRoles = defineCommand<ServerServices>(
   {
@@ -13,7 +20,10 @@ export const iamUserRoles = defineCommand<ServerServices>(
   },
   (ctx) => {
     const iam = iamOf(ctx);
-    const user = iam.users.require({ uuid: stringParam(ctx, 'uuid'), username: stringParam(ctx, 'username') });
+    const user = iam.users.require({
+      uuid: stringParam(ctx, 'uuid'),
+      username: stringParam(ctx, 'username'),
+    });
     const query = listQueryOf(ctx);
     const filter = query.filter?.toLowerCase() ?? '';
     return page(

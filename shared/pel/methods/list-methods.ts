@@ -43,10 +43,18 @@ export const LIST_METHODS = methodTable<unknown[]>({
     doc: 'True when every one of the items is in the list.',
     call: (l, a, env) => argList(a, 0, env).every((v) => indexOf(l, v) >= 0),
   },
-  get: { signature: 'get(index)', doc: 'The item at the index.', call: (l, a, env) => at(l, argInt(a, 0, env), env) },
+  get: {
+    signature: 'get(index)',
+    doc: 'The item at the index.',
+    call: (l, a, env) => at(l, argInt(a, 0, env), env),
+  },
   getFirst: { signature: 'getFirst()', doc: 'The first item.', call: (l, _a, env) => at(l, 0, env) },
   getLast: { signature: 'getLast()', doc: 'The last item.', call: (l, _a, env) => at(l, l.length - 1, env) },
-  indexOf: { signature: 'indexOf(item)', doc: 'The first index of the item, or -1.', call: (l, a) => indexOf(l, a[0]) },
+  indexOf: {
+    signature: 'indexOf(item)',
+    doc: 'The first index of the item, or -1.',
+    call: (l, a) => indexOf(l, a[0]),
+  },
   lastIndexOf: {
     signature: 'lastIndexOf(item)',
     doc: 'The last index of the item, or -1.',
@@ -58,7 +66,8 @@ export const LIST_METHODS = methodTable<unknown[]>({
     call: (l, a, env) => {
       const from = argInt(a, 0, env);
       const to = argInt(a, 1, env);
-      if (from < 0 || to > l.length || from > to) outOfBounds(env, from < 0 || from > to ? from : to, l.length);
+      if (from < 0 || to > l.length || from > to)
+        outOfBounds(env, from < 0 || from > to ? from : to, l.length);
       return l.slice(from, to);
     },
   },
@@ -124,6 +133,10 @@ export const LIST_METHODS = methodTable<unknown[]>({
       return null;
     },
   },
-  equals: { signature: 'equals(other)', doc: 'True when equal item by item.', call: (l, a) => deepEquals(l, a[0]) },
+  equals: {
+    signature: 'equals(other)',
+    doc: 'True when equal item by item.',
+    call: (l, a) => deepEquals(l, a[0]),
+  },
   toString: { signature: 'toString()', doc: 'The list as JSON.', call: (l) => toText(l) },
 });

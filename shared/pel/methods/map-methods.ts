@@ -14,8 +14,16 @@ function remove(target: object, key: string): void {
 
 export const MAP_METHODS = methodTable<object>({
   size: { signature: 'size()', doc: 'The number of entries.', call: (m) => ownKeys(m).length },
-  isEmpty: { signature: 'isEmpty()', doc: 'True when there are no entries.', call: (m) => ownKeys(m).length === 0 },
-  get: { signature: 'get(key)', doc: 'The value of the key, or null.', call: (m, a, env) => readOwn(m, argKey(a, 0, env)) },
+  isEmpty: {
+    signature: 'isEmpty()',
+    doc: 'True when there are no entries.',
+    call: (m) => ownKeys(m).length === 0,
+  },
+  get: {
+    signature: 'get(key)',
+    doc: 'The value of the key, or null.',
+    call: (m, a, env) => readOwn(m, argKey(a, 0, env)),
+  },
   getOrDefault: {
     signature: 'getOrDefault(key, fallback)',
     doc: 'The value of the key, or the fallback when the key is absent.',
@@ -35,7 +43,11 @@ export const MAP_METHODS = methodTable<object>({
     call: (m, a) => ownKeys(m).some((k) => deepEquals(readOwn(m, k), a[0])),
   },
   keySet: { signature: 'keySet()', doc: 'The keys, as a list.', call: (m) => ownKeys(m) },
-  values: { signature: 'values()', doc: 'The values, as a list.', call: (m) => ownKeys(m).map((k) => readOwn(m, k)) },
+  values: {
+    signature: 'values()',
+    doc: 'The values, as a list.',
+    call: (m) => ownKeys(m).map((k) => readOwn(m, k)),
+  },
   entrySet: {
     signature: 'entrySet()',
     doc: 'The entries, as a list of {key, value} maps.',
@@ -96,6 +108,10 @@ export const MAP_METHODS = methodTable<object>({
       return null;
     },
   },
-  equals: { signature: 'equals(other)', doc: 'True when equal entry by entry.', call: (m, a) => deepEquals(m, a[0]) },
+  equals: {
+    signature: 'equals(other)',
+    doc: 'True when equal entry by entry.',
+    call: (m, a) => deepEquals(m, a[0]),
+  },
   toString: { signature: 'toString()', doc: 'The map as JSON.', call: (m) => toText(m) },
 });

@@ -23,7 +23,9 @@ export interface MethodSpec<T> {
 export type MethodTable<T> = ReadonlyMap<string, MethodSpec<T>>;
 
 /** Builds a table from an object literal of specs (the arity comes from the signature's optional marks). */
-export function methodTable<T>(specs: Record<string, Omit<MethodSpec<T>, 'minArgs' | 'maxArgs'>>): MethodTable<T> {
+export function methodTable<T>(
+  specs: Record<string, Omit<MethodSpec<T>, 'minArgs' | 'maxArgs'>>,
+): MethodTable<T> {
   const table = new Map<string, MethodSpec<T>>();
   for (const [name, spec] of Object.entries(specs)) {
     const params = /\((.*)\)/.exec(spec.signature)![1]!.trim();
@@ -36,7 +38,11 @@ export function methodTable<T>(specs: Record<string, Omit<MethodSpec<T>, 'minArg
 }
 
 export function badArgument(env: MethodEnv, index: number, expected: string, got: unknown): never {
-  throw pelError('BAD_ARGUMENTS', env.site, `${env.name}: argument ${index + 1} must be ${expected}, got a ${typeOf(got)}`);
+  throw pelError(
+    'BAD_ARGUMENTS',
+    env.site,
+    `${env.name}: argument ${index + 1} must be ${expected}, got a ${typeOf(got)}`,
+  );
 }
 
 /** A string argument; numbers and booleans are converted (as Spring's conversion service does), null is refused. */
@@ -93,5 +99,6 @@ export function limitList<T extends unknown[]>(list: T, env: MethodEnv): T {
 export function assertWritable(target: unknown, key: string, env: MethodEnv): void {
   const reason = unwritableReason(target, key);
   if (reason === 'forbidden-key') throw pelError('FORBIDDEN_KEY', env.site, key);
-  if (reason) throw pelError('NOT_WRITABLE', env.site, `${env.name}: this ${typeOf(target)} cannot be changed`);
+  if (reason)
+    throw pelError('NOT_WRITABLE', env.site, `${env.name}: this ${typeOf(target)} cannot be changed`);
 }

@@ -38,7 +38,8 @@ function replaceLiteral(s: string, target: string, replacement: string, env: Met
 }
 
 function substring(s: string, begin: number, end: number, env: MethodEnv): string {
-  if (begin < 0 || end > s.length || begin > end) outOfBounds(env, begin < 0 || begin > end ? begin : end, s.length);
+  if (begin < 0 || end > s.length || begin > end)
+    outOfBounds(env, begin < 0 || begin > end ? begin : end, s.length);
   return s.substring(begin, end);
 }
 
@@ -47,7 +48,11 @@ const JAVA_TRIM = /^[\x00-\x20]+|[\x00-\x20]+$/g; // eslint-disable-line no-cont
 export const STRING_METHODS = methodTable<string>({
   length: { signature: 'length()', doc: 'The number of UTF-16 characters.', call: (s) => s.length },
   isEmpty: { signature: 'isEmpty()', doc: 'True when the length is 0.', call: (s) => s.length === 0 },
-  isBlank: { signature: 'isBlank()', doc: 'True when empty or only whitespace.', call: (s) => s.trim() === '' },
+  isBlank: {
+    signature: 'isBlank()',
+    doc: 'True when empty or only whitespace.',
+    call: (s) => s.trim() === '',
+  },
   contains: {
     signature: 'contains(text)',
     doc: 'True when the text occurs in the string.',
@@ -102,13 +107,24 @@ export const STRING_METHODS = methodTable<string>({
     call: (s) => s.replace(JAVA_TRIM, ''),
   },
   strip: { signature: 'strip()', doc: 'Without leading and trailing whitespace.', call: (s) => s.trim() },
-  stripLeading: { signature: 'stripLeading()', doc: 'Without leading whitespace.', call: (s) => s.trimStart() },
-  stripTrailing: { signature: 'stripTrailing()', doc: 'Without trailing whitespace.', call: (s) => s.trimEnd() },
+  stripLeading: {
+    signature: 'stripLeading()',
+    doc: 'Without leading whitespace.',
+    call: (s) => s.trimStart(),
+  },
+  stripTrailing: {
+    signature: 'stripTrailing()',
+    doc: 'Without trailing whitespace.',
+    call: (s) => s.trimEnd(),
+  },
   split: {
     signature: 'split(regex, limit?)',
     doc: "Splits around matches of a regular expression (Java's rules: trailing empty strings removed).",
     call: (s, a, env) =>
-      limitList(regexSplit(argString(a, 0, env), s, a.length > 1 ? argInt(a, 1, env) : 0, env.rt, env.site), env),
+      limitList(
+        regexSplit(argString(a, 0, env), s, a.length > 1 ? argInt(a, 1, env) : 0, env.rt, env.site),
+        env,
+      ),
   },
   replace: {
     signature: 'replace(target, replacement)',
@@ -159,7 +175,8 @@ export const STRING_METHODS = methodTable<string>({
     call: (s, a, env) => {
       const n = argInt(a, 0, env);
       if (n < 0) return outOfBounds(env, n, 0);
-      if (s.length * n > env.rt.limits.maxStringLength) limitString('x'.repeat(env.rt.limits.maxStringLength + 1), env);
+      if (s.length * n > env.rt.limits.maxStringLength)
+        limitString('x'.repeat(env.rt.limits.maxStringLength + 1), env);
       return s.repeat(n);
     },
   },

@@ -8,7 +8,8 @@ export function utf8Bytes(s: string): Uint8Array {
 export function toBase64(s: string): string {
   const bytes = utf8Bytes(s);
   let binary = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  for (let i = 0; i < bytes.length; i += 0x8000)
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return btoa(binary);
 }
 

@@ -30,7 +30,15 @@ export const calcUtility: UtilitySpec = {
   name: 'calc',
   doc: 'Arithmetic; functions taking numbers accept a list or several arguments.',
   functions: {
-    sum: { signature: 'sum(...numbers)', doc: 'The sum (0 for none).', fn: (...a) => finite('sum', numbersOf('sum', a).reduce((s, n) => s + n, 0)) },
+    sum: {
+      signature: 'sum(...numbers)',
+      doc: 'The sum (0 for none).',
+      fn: (...a) =>
+        finite(
+          'sum',
+          numbersOf('sum', a).reduce((s, n) => s + n, 0),
+        ),
+    },
     avg: {
       signature: 'avg(...numbers)',
       doc: 'The mean (null for none).',
@@ -63,7 +71,11 @@ export const calcUtility: UtilitySpec = {
     },
     floor: { signature: 'floor(number)', doc: 'Rounded down.', fn: (...a) => Math.floor(num('floor', a, 0)) },
     ceil: { signature: 'ceil(number)', doc: 'Rounded up.', fn: (...a) => Math.ceil(num('ceil', a, 0)) },
-    pow: { signature: 'pow(base, exponent)', doc: 'base to the power of exponent.', fn: (...a) => finite('pow', num('pow', a, 0) ** num('pow', a, 1)) },
+    pow: {
+      signature: 'pow(base, exponent)',
+      doc: 'base to the power of exponent.',
+      fn: (...a) => finite('pow', num('pow', a, 0) ** num('pow', a, 1)),
+    },
     sqrt: {
       signature: 'sqrt(number)',
       doc: 'The square root.',
@@ -95,7 +107,11 @@ export const calcUtility: UtilitySpec = {
       doc: 'The number kept between min and max.',
       fn: (...a) => Math.min(Math.max(num('clamp', a, 0), num('clamp', a, 1)), num('clamp', a, 2)),
     },
-    random: { signature: 'random()', doc: 'A random number from 0 (inclusive) to 1 (exclusive).', fn: () => Math.random() },
+    random: {
+      signature: 'random()',
+      doc: 'A random number from 0 (inclusive) to 1 (exclusive).',
+      fn: () => Math.random(),
+    },
     mod: {
       signature: 'mod(number, divisor)',
       doc: 'The remainder with the sign of the divisor (a mathematical modulo).',

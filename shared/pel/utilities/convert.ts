@@ -15,7 +15,9 @@ function toNumber(fn: string, v: unknown): number | null {
     const n = /^[+-]?0x[0-9a-f]+$/i.test(t) ? parseInt(t, 16) : Number(t);
     if (t !== '' && Number.isFinite(n)) return n;
   }
-  throw utilityError(`${fn}: cannot convert ${typeof v === 'string' ? `'${v}'` : `a ${typeOf(v)}`} to a number`);
+  throw utilityError(
+    `${fn}: cannot convert ${typeof v === 'string' ? `'${v}'` : `a ${typeOf(v)}`} to a number`,
+  );
 }
 
 const TRUE_WORDS = new Set(['true', 'yes', 'on', '1', 'y']);
@@ -38,11 +40,15 @@ export const convertUtility: UtilitySpec = {
       doc: "A number: @convert.toDecimal('2.5') is 2.5.",
       fn: (...a) => toNumber('toDecimal', a[0]),
     },
-    toNumber: { signature: 'toNumber(value)', doc: 'Same as toDecimal.', fn: (...a) => toNumber('toNumber', a[0]) },
+    toNumber: {
+      signature: 'toNumber(value)',
+      doc: 'Same as toDecimal.',
+      fn: (...a) => toNumber('toNumber', a[0]),
+    },
     toString: {
       signature: 'toString(value)',
       doc: 'The value as text (lists and maps as JSON).',
-      fn: (...a) => (a[0] === null || a[0] === undefined ? null : toText(a[0])),
+      fn: (...a: unknown[]) => (a[0] === null || a[0] === undefined ? null : toText(a[0])),
     },
     toBoolean: {
       signature: 'toBoolean(value)',
@@ -57,7 +63,9 @@ export const convertUtility: UtilitySpec = {
           if (TRUE_WORDS.has(w)) return true;
           if (FALSE_WORDS.has(w)) return false;
         }
-        throw utilityError(`toBoolean: cannot convert ${typeof v === 'string' ? `'${v}'` : `a ${typeOf(v)}`}`);
+        throw utilityError(
+          `toBoolean: cannot convert ${typeof v === 'string' ? `'${v}'` : `a ${typeOf(v)}`}`,
+        );
       },
     },
     toJson: {
@@ -65,14 +73,26 @@ export const convertUtility: UtilitySpec = {
       doc: 'JSON text.',
       fn: (...a) => toJsonText(a[0], optionalInt('toJson', a, 1, 0) || undefined),
     },
-    fromJson: { signature: 'fromJson(text)', doc: 'The value of JSON text.', fn: (...a) => parseJsonSafely('fromJson', text('fromJson', a, 0)) },
-    toBase64: { signature: 'toBase64(text)', doc: 'Base64 of the UTF-8 bytes.', fn: (...a) => toBase64(text('toBase64', a, 0)) },
+    fromJson: {
+      signature: 'fromJson(text)',
+      doc: 'The value of JSON text.',
+      fn: (...a) => parseJsonSafely('fromJson', text('fromJson', a, 0)),
+    },
+    toBase64: {
+      signature: 'toBase64(text)',
+      doc: 'Base64 of the UTF-8 bytes.',
+      fn: (...a) => toBase64(text('toBase64', a, 0)),
+    },
     fromBase64: {
       signature: 'fromBase64(text)',
       doc: 'The UTF-8 text of base64 (also URL-safe base64).',
       fn: (...a) => fromBase64(text('fromBase64', a, 0)),
     },
-    toHex: { signature: 'toHex(text)', doc: 'Hex of the UTF-8 bytes.', fn: (...a) => bytesToHex(utf8Bytes(text('toHex', a, 0))) },
+    toHex: {
+      signature: 'toHex(text)',
+      doc: 'Hex of the UTF-8 bytes.',
+      fn: (...a) => bytesToHex(utf8Bytes(text('toHex', a, 0))),
+    },
     fromHex: {
       signature: 'fromHex(hex)',
       doc: 'The UTF-8 text of hex.',

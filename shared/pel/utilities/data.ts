@@ -46,7 +46,8 @@ function merge(a: unknown, b: unknown, depth = 0): unknown {
 function setPath(root: unknown, steps: (string | number)[], value: unknown): unknown {
   if (steps.length === 0) return value;
   const [head, ...rest] = steps;
-  if (typeof head === 'string' && FORBIDDEN_KEYS.has(head)) throw utilityError(`set: the key '${head}' cannot be written`);
+  if (typeof head === 'string' && FORBIDDEN_KEYS.has(head))
+    throw utilityError(`set: the key '${head}' cannot be written`);
   if (typeof head === 'number' && Array.isArray(root)) {
     const copy = [...root];
     if (head > copy.length) throw utilityError(`set: index ${head} is out of bounds for size ${copy.length}`);
@@ -60,7 +61,9 @@ function setPath(root: unknown, steps: (string | number)[], value: unknown): unk
 
 function keysOf(fn: string, a: unknown[]): string[] {
   const rest = a.slice(1);
-  return rest.length === 1 && Array.isArray(rest[0]) ? rest[0].map(String) : rest.map((_v, i) => text(fn, a, i + 1));
+  return rest.length === 1 && Array.isArray(rest[0])
+    ? rest[0].map(String)
+    : rest.map((_v, i) => text(fn, a, i + 1));
 }
 
 export const dataUtility: UtilitySpec = {
@@ -112,9 +115,15 @@ export const dataUtility: UtilitySpec = {
       fn: (...a) => {
         const out: Record<string, unknown> = {};
         for (const e of list('fromEntries', a, 0)) {
-          const [k, v] = Array.isArray(e) ? [e[0], e[1]] : isMapLike(e) ? [readOwn(e, 'key'), readOwn(e, 'value')] : [null, null];
-          if (typeof k !== 'string' && typeof k !== 'number') throw utilityError('fromEntries: every entry needs a key');
-          if (FORBIDDEN_KEYS.has(String(k))) throw utilityError(`fromEntries: the key '${String(k)}' cannot be written`);
+          const [k, v] = Array.isArray(e)
+            ? [e[0], e[1]]
+            : isMapLike(e)
+              ? [readOwn(e, 'key'), readOwn(e, 'value')]
+              : [null, null];
+          if (typeof k !== 'string' && typeof k !== 'number')
+            throw utilityError('fromEntries: every entry needs a key');
+          if (FORBIDDEN_KEYS.has(String(k)))
+            throw utilityError(`fromEntries: the key '${String(k)}' cannot be written`);
           setEntry(out, String(k), clean(v));
         }
         return out;
@@ -157,7 +166,11 @@ export const dataUtility: UtilitySpec = {
         return isMapLike(v) && ownKeys(v).length === 0;
       },
     },
-    isNull: { signature: 'isNull(value)', doc: 'True for null.', fn: (...a) => a[0] === null || a[0] === undefined },
+    isNull: {
+      signature: 'isNull(value)',
+      doc: 'True for null.',
+      fn: (...a) => a[0] === null || a[0] === undefined,
+    },
     type: {
       signature: 'type(value)',
       doc: "'null', 'boolean', 'number', 'string', 'list' or 'map'.",

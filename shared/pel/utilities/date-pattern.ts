@@ -1,7 +1,20 @@
 /** Java DateTimeFormatter patterns (yyyy-MM-dd HH:mm:ss.SSS, EEE, MMM, a, XXX, 'text') over epoch milliseconds. */
 import { utilityError } from '../errors';
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
 /** The calendar fields of an instant in a time zone, and the zone's offset from UTC at that instant. */
@@ -51,7 +64,14 @@ export function zoneOffsetMinutes(epochMs: number, zone: string): number {
   for (const p of formatterFor(zone).formatToParts(new Date(epochMs))) {
     if (p.type !== 'literal') parts[p.type] = Number(p.value);
   }
-  const asUtc = Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!);
+  const asUtc = Date.UTC(
+    parts.year!,
+    parts.month! - 1,
+    parts.day!,
+    parts.hour!,
+    parts.minute!,
+    parts.second!,
+  );
   return Math.round((asUtc - (epochMs - (((epochMs % 1000) + 1000) % 1000))) / 60000);
 }
 
@@ -82,7 +102,7 @@ export function parsePattern(pattern: string): PatternPart[] {
   const cached = patterns.get(pattern);
   if (cached) return cached;
   const parts: PatternPart[] = [];
-  for (let i = 0; i < pattern.length; ) {
+  for (let i = 0; i < pattern.length;) {
     const c = pattern[i]!;
     if (c === "'") {
       if (pattern[i + 1] === "'") {
@@ -106,7 +126,8 @@ export function parsePattern(pattern: string): PatternPart[] {
     } else if (/[A-Za-z]/.test(c)) {
       let j = i;
       while (pattern[j] === c) j++;
-      if (!'yuMLdDHhkKmsSaEeXxZzVG'.includes(c)) throw utilityError(`unknown pattern letter '${c}' in '${pattern}'`);
+      if (!'yuMLdDHhkKmsSaEeXxZzVG'.includes(c))
+        throw utilityError(`unknown pattern letter '${c}' in '${pattern}'`);
       parts.push({ letter: c, count: j - i });
       i = j;
     } else {
@@ -175,7 +196,9 @@ function formatPart(f: DateFields, letter: string, count: number): string {
     case 'x':
       return offsetText(f.offsetMinutes, count >= 3, false, count !== 1);
     case 'Z':
-      return count >= 4 ? `GMT${offsetText(f.offsetMinutes, true, false)}` : offsetText(f.offsetMinutes, false, false);
+      return count >= 4
+        ? `GMT${offsetText(f.offsetMinutes, true, false)}`
+        : offsetText(f.offsetMinutes, false, false);
     default: // z, V: the zone's name
       return f.zone;
   }

@@ -29,7 +29,9 @@ function unitOf(fn: string, args: unknown[], i: number): number {
   const name = optionalText(fn, args, i, 'millis').toLowerCase();
   const size = UNITS[name] ?? UNITS[`${name}s`];
   if (size === undefined && name !== 'months' && name !== 'month' && name !== 'years' && name !== 'year') {
-    throw utilityError(`${fn}: unknown unit '${name}' (millis, seconds, minutes, hours, days, weeks, months, years)`);
+    throw utilityError(
+      `${fn}: unknown unit '${name}' (millis, seconds, minutes, hours, days, weeks, months, years)`,
+    );
   }
   return size ?? 0;
 }
@@ -67,12 +69,14 @@ export const dateUtility: UtilitySpec = {
     today: {
       signature: 'today(pattern?, timeZone?)',
       doc: "Today's date, as yyyy-MM-dd or in a pattern.",
-      fn: (...a) => formatDate(Date.now(), optionalText('today', a, 0, 'yyyy-MM-dd'), optionalText('today', a, 1, 'UTC')),
+      fn: (...a) =>
+        formatDate(Date.now(), optionalText('today', a, 0, 'yyyy-MM-dd'), optionalText('today', a, 1, 'UTC')),
     },
     format: {
       signature: 'format(date, pattern, timeZone?)',
       doc: "Formats epoch milliseconds or ISO text with a Java pattern: @date.format(0, 'yyyy-MM-dd') is '1970-01-01'.",
-      fn: (...a) => formatDate(toEpochMillis('format', a[0]), text('format', a, 1), optionalText('format', a, 2, 'UTC')),
+      fn: (...a) =>
+        formatDate(toEpochMillis('format', a[0]), text('format', a, 1), optionalText('format', a, 2, 'UTC')),
     },
     parse: {
       signature: 'parse(text, pattern?, timeZone?)',
@@ -89,12 +93,14 @@ export const dateUtility: UtilitySpec = {
     },
     add: {
       signature: 'add(date, amount, unit)',
-      doc: "Adds an amount of millis, seconds, minutes, hours, days, weeks, months or years; returns epoch milliseconds.",
+      doc: 'Adds an amount of millis, seconds, minutes, hours, days, weeks, months or years; returns epoch milliseconds.',
       fn: (...a) => {
         const epoch = toEpochMillis('add', a[0]);
         const amount = int('add', a, 1);
         const size = unitOf('add', a, 2);
-        return size === 0 ? addCalendar(epoch, amount, text('add', a, 2).toLowerCase()) : epoch + amount * size;
+        return size === 0
+          ? addCalendar(epoch, amount, text('add', a, 2).toLowerCase())
+          : epoch + amount * size;
       },
     },
     diff: {

@@ -116,7 +116,9 @@ const SHA256_K = [
 
 export function sha256(bytes: Uint8Array): Uint8Array {
   const view = pad(bytes, false);
-  const h = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19].map((x) => x | 0);
+  const h = [
+    0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
+  ].map((x) => x | 0);
   const w = new Array<number>(64);
   for (let off = 0; off < view.byteLength; off += 64) {
     for (let i = 0; i < 16; i++) w[i] = view.getUint32(off + i * 4, false) | 0;
@@ -129,7 +131,8 @@ export function sha256(bytes: Uint8Array): Uint8Array {
     }
     let [a, b, c, d, e, f, g, hh] = h as [number, number, number, number, number, number, number, number];
     for (let i = 0; i < 64; i++) {
-      const t1 = (hh + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + SHA256_K[i]! + w[i]!) | 0;
+      const t1 =
+        (hh + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + SHA256_K[i]! + w[i]!) | 0;
       const t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) | 0;
       hh = g;
       g = f;
@@ -168,13 +171,11 @@ export function hmac(hash: (b: Uint8Array) => Uint8Array, key: Uint8Array, messa
   padded.set(k);
   k = padded;
   const inner = new Uint8Array(64 + message.length);
-  const outer = new Uint8Array(64 + 32);
   for (let i = 0; i < 64; i++) inner[i] = k[i]! ^ 0x36;
   inner.set(message, 64);
   const innerHash = hash(inner);
   const out = new Uint8Array(64 + innerHash.length);
   for (let i = 0; i < 64; i++) out[i] = k[i]! ^ 0x5c;
   out.set(innerHash, 64);
-  void outer;
   return hash(out);
 }

@@ -14,7 +14,11 @@ export const hashUtility: UtilitySpec = {
   name: 'hash',
   doc: 'Hashes of the UTF-8 bytes of a text, as lowercase hex.',
   functions: {
-    md5: { signature: 'md5(text)', doc: 'MD5 (not for security).', fn: (...a) => bytesToHex(md5(input(a, 0))) },
+    md5: {
+      signature: 'md5(text)',
+      doc: 'MD5 (not for security).',
+      fn: (...a) => bytesToHex(md5(input(a, 0))),
+    },
     sha1: { signature: 'sha1(text)', doc: 'SHA-1.', fn: (...a) => bytesToHex(sha1(input(a, 0))) },
     sha256: { signature: 'sha256(text)', doc: 'SHA-256.', fn: (...a) => bytesToHex(sha256(input(a, 0))) },
     crc32: {

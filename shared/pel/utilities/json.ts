@@ -26,13 +26,21 @@ export const jsonUtility: UtilitySpec = {
   name: 'json',
   doc: 'JSON text.',
   functions: {
-    parse: { signature: 'parse(text)', doc: 'The value of JSON text.', fn: (...a) => parseJsonSafely('parse', text('parse', a, 0)) },
+    parse: {
+      signature: 'parse(text)',
+      doc: 'The value of JSON text.',
+      fn: (...a) => parseJsonSafely('parse', text('parse', a, 0)),
+    },
     stringify: {
       signature: 'stringify(value, indent?)',
       doc: 'Compact JSON text (or indented by indent spaces).',
       fn: (...a) => toJsonText(a[0], optionalInt('stringify', a, 1, 0) || undefined),
     },
-    pretty: { signature: 'pretty(value)', doc: 'JSON indented by 2 spaces.', fn: (...a) => toJsonText(a[0], 2) },
+    pretty: {
+      signature: 'pretty(value)',
+      doc: 'JSON indented by 2 spaces.',
+      fn: (...a) => toJsonText(a[0], 2),
+    },
     isValid: {
       signature: 'isValid(text)',
       doc: 'True when the text is valid JSON.',

@@ -6,9 +6,13 @@ import { type UtilitySpec, capItems, int, list, optionalInt, optionalText, text 
 
 const NO_SITE = { source: '', start: 0, end: 0 };
 
-function sortValues(items: unknown[], key: string | null): unknown[] {
+function sortValues(fn: string, items: unknown[], key: string | null): unknown[] {
   const valueOf = (v: unknown): unknown => (key !== null && isMapLike(v) ? readOwn(v, key) : v);
-  return [...items].sort((x, y) => compareValues(valueOf(x), valueOf(y), NO_SITE));
+  try {
+    return [...items].sort((x, y) => compareValues(valueOf(x), valueOf(y), NO_SITE));
+  } catch {
+    throw utilityError(`${fn}: the items cannot be compared (mixed types)`);
+  }
 }
 
 function distinct(items: unknown[]): unknown[] {
@@ -22,8 +26,16 @@ export const listUtility: UtilitySpec = {
   doc: 'List helpers; they return new lists and read null as an empty list.',
   functions: {
     of: { signature: 'of(...items)', doc: 'A list of the arguments.', fn: (...a) => [...a] },
-    size: { signature: 'size(list)', doc: 'The number of items (0 for null).', fn: (...a) => list('size', a, 0).length },
-    isEmpty: { signature: 'isEmpty(list)', doc: 'True for null or an empty list.', fn: (...a) => list('isEmpty', a, 0).length === 0 },
+    size: {
+      signature: 'size(list)',
+      doc: 'The number of items (0 for null).',
+      fn: (...a) => list('size', a, 0).length,
+    },
+    isEmpty: {
+      signature: 'isEmpty(list)',
+      doc: 'True for null or an empty list.',
+      fn: (...a) => list('isEmpty', a, 0).length === 0,
+    },
     contains: {
       signature: 'contains(list, item)',
       doc: 'True when an item equals the value.',
@@ -34,20 +46,36 @@ export const listUtility: UtilitySpec = {
       doc: 'The first index of the item, or -1.',
       fn: (...a) => list('indexOf', a, 0).findIndex((v) => deepEquals(v, a[1])),
     },
-    first: { signature: 'first(list)', doc: 'The first item, or null.', fn: (...a) => list('first', a, 0)[0] ?? null },
-    last: { signature: 'last(list)', doc: 'The last item, or null.', fn: (...a) => list('last', a, 0).at(-1) ?? null },
+    first: {
+      signature: 'first(list)',
+      doc: 'The first item, or null.',
+      fn: (...a) => list('first', a, 0)[0] ?? null,
+    },
+    last: {
+      signature: 'last(list)',
+      doc: 'The last item, or null.',
+      fn: (...a) => list('last', a, 0).at(-1) ?? null,
+    },
     sort: {
       signature: 'sort(list)',
       doc: 'Sorted ascending (numbers, texts or booleans; null first).',
-      fn: (...a) => sortValues(list('sort', a, 0), null),
+      fn: (...a) => sortValues('sort', list('sort', a, 0), null),
     },
     sortBy: {
       signature: 'sortBy(list, key)',
       doc: 'Maps sorted ascending by one key.',
-      fn: (...a) => sortValues(list('sortBy', a, 0), text('sortBy', a, 1)),
+      fn: (...a) => sortValues('sortBy', list('sortBy', a, 0), text('sortBy', a, 1)),
     },
-    reverse: { signature: 'reverse(list)', doc: 'Reversed.', fn: (...a) => [...list('reverse', a, 0)].reverse() },
-    distinct: { signature: 'distinct(list)', doc: 'Without repeated items (by value).', fn: (...a) => distinct(list('distinct', a, 0)) },
+    reverse: {
+      signature: 'reverse(list)',
+      doc: 'Reversed.',
+      fn: (...a) => [...list('reverse', a, 0)].reverse(),
+    },
+    distinct: {
+      signature: 'distinct(list)',
+      doc: 'Without repeated items (by value).',
+      fn: (...a) => distinct(list('distinct', a, 0)),
+    },
     flatten: {
       signature: 'flatten(list)',
       doc: 'Lists inside the list spread into it (one level).',
@@ -69,7 +97,10 @@ export const listUtility: UtilitySpec = {
     join: {
       signature: 'join(list, separator?)',
       doc: "The items as text, separated (default ',').",
-      fn: (...a) => list('join', a, 0).map((v) => templateText(v)).join(optionalText('join', a, 1, ',')),
+      fn: (...a) =>
+        list('join', a, 0)
+          .map((v) => templateText(v))
+          .join(optionalText('join', a, 1, ',')),
     },
     range: {
       signature: 'range(from, to, step?)',

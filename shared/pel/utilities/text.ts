@@ -1,7 +1,16 @@
 /** `@text`: string helpers that are null-safe (null in, null or a sensible default out). */
 import { utilityError } from '../errors';
 import { templateText } from '../values';
-import { type UtilitySpec, capString, int, list, optionalInt, optionalText, text, textOrNull } from './support';
+import {
+  type UtilitySpec,
+  capString,
+  int,
+  list,
+  optionalInt,
+  optionalText,
+  text,
+  textOrNull,
+} from './support';
 
 function randomUuid(): string {
   const c = (globalThis as { crypto?: { randomUUID?: () => string } }).crypto;
@@ -33,9 +42,21 @@ export const textUtility: UtilitySpec = {
   doc: 'Text helpers; null-safe unlike the string methods.',
   functions: {
     uuid: { signature: 'uuid()', doc: 'A random UUID (version 4).', fn: () => randomUuid() },
-    upper: { signature: 'upper(text)', doc: 'Upper case; null stays null.', fn: (...a) => orNull('upper', a, (s) => s.toUpperCase()) },
-    lower: { signature: 'lower(text)', doc: 'Lower case; null stays null.', fn: (...a) => orNull('lower', a, (s) => s.toLowerCase()) },
-    trim: { signature: 'trim(text)', doc: 'Without surrounding whitespace; null stays null.', fn: (...a) => orNull('trim', a, (s) => s.trim()) },
+    upper: {
+      signature: 'upper(text)',
+      doc: 'Upper case; null stays null.',
+      fn: (...a) => orNull('upper', a, (s) => s.toUpperCase()),
+    },
+    lower: {
+      signature: 'lower(text)',
+      doc: 'Lower case; null stays null.',
+      fn: (...a) => orNull('lower', a, (s) => s.toLowerCase()),
+    },
+    trim: {
+      signature: 'trim(text)',
+      doc: 'Without surrounding whitespace; null stays null.',
+      fn: (...a) => orNull('trim', a, (s) => s.trim()),
+    },
     capitalize: {
       signature: 'capitalize(text)',
       doc: 'The first letter in upper case.',
@@ -56,12 +77,23 @@ export const textUtility: UtilitySpec = {
         return s === null || s.length <= max ? s : `${s.slice(0, max - 3)}...`;
       },
     },
-    padLeft: { signature: 'padLeft(text, size, padding?)', doc: 'Padded at the start to size.', fn: (...a) => padTo('padLeft', a, true) },
-    padRight: { signature: 'padRight(text, size, padding?)', doc: 'Padded at the end to size.', fn: (...a) => padTo('padRight', a, false) },
+    padLeft: {
+      signature: 'padLeft(text, size, padding?)',
+      doc: 'Padded at the start to size.',
+      fn: (...a) => padTo('padLeft', a, true),
+    },
+    padRight: {
+      signature: 'padRight(text, size, padding?)',
+      doc: 'Padded at the end to size.',
+      fn: (...a) => padTo('padRight', a, false),
+    },
     join: {
       signature: 'join(list, separator?)',
       doc: 'The items as text, separated (default: no separator); null items print as nothing.',
-      fn: (...a) => list('join', a, 0).map((v) => templateText(v)).join(optionalText('join', a, 1, '')),
+      fn: (...a) =>
+        list('join', a, 0)
+          .map((v) => templateText(v))
+          .join(optionalText('join', a, 1, '')),
     },
     split: {
       signature: 'split(text, separator)',
@@ -92,13 +124,21 @@ export const textUtility: UtilitySpec = {
       doc: 'True when the text ends with the suffix (false for null).',
       fn: (...a) => textOrNull('endsWith', a, 0)?.endsWith(text('endsWith', a, 1)) ?? false,
     },
-    isEmpty: { signature: 'isEmpty(text)', doc: 'True for null or an empty text.', fn: (...a) => !textOrNull('isEmpty', a, 0) },
+    isEmpty: {
+      signature: 'isEmpty(text)',
+      doc: 'True for null or an empty text.',
+      fn: (...a) => !textOrNull('isEmpty', a, 0),
+    },
     isBlank: {
       signature: 'isBlank(text)',
       doc: 'True for null, empty or whitespace only.',
       fn: (...a) => (textOrNull('isBlank', a, 0) ?? '').trim() === '',
     },
-    length: { signature: 'length(text)', doc: 'The length (0 for null).', fn: (...a) => (textOrNull('length', a, 0) ?? '').length },
+    length: {
+      signature: 'length(text)',
+      doc: 'The length (0 for null).',
+      fn: (...a) => (textOrNull('length', a, 0) ?? '').length,
+    },
     substringBefore: {
       signature: 'substringBefore(text, separator)',
       doc: 'The text before the first separator (all of it when absent).',
@@ -118,7 +158,11 @@ export const textUtility: UtilitySpec = {
           return i < 0 ? '' : s.slice(i + sep.length);
         }),
     },
-    reverse: { signature: 'reverse(text)', doc: 'The characters in reverse order.', fn: (...a) => orNull('reverse', a, (s) => [...s].reverse().join('')) },
+    reverse: {
+      signature: 'reverse(text)',
+      doc: 'The characters in reverse order.',
+      fn: (...a) => orNull('reverse', a, (s) => [...s].reverse().join('')),
+    },
     repeat: {
       signature: 'repeat(text, count)',
       doc: 'The text repeated.',
@@ -139,7 +183,9 @@ export const textUtility: UtilitySpec = {
       signature: 'format(pattern, ...args)',
       doc: "Fills {0}, {1}, ... with the arguments: @text.format('{0} of {1}', 1, 2) is '1 of 2'.",
       fn: (...a) =>
-        text('format', a, 0).replace(/\{(\d+)\}/g, (m, i: string) => (Number(i) + 1 < a.length ? templateText(a[Number(i) + 1]) : m)),
+        text('format', a, 0).replace(/\{(\d+)\}/g, (m, i: string) =>
+          Number(i) + 1 < a.length ? templateText(a[Number(i) + 1]) : m,
+        ),
     },
     defaultIfEmpty: {
       signature: 'defaultIfEmpty(text, fallback)',

@@ -27,6 +27,9 @@ export interface ApiResult {
   data: unknown;
 }
 
+/** Tells the server not to send a Basic challenge, which would make the browser show its own password dialog. */
+const SCRIPT_HEADERS = { 'x-requested-with': 'XMLHttpRequest' };
+
 async function read(response: Response): Promise<ApiResult> {
   const contentType = response.headers.get('content-type') ?? '';
   if (response.status === 204) return { status: 204, contentType, data: null };
@@ -41,13 +44,15 @@ async function read(response: Response): Promise<ApiResult> {
 export async function runPipelineText(session: Session, yaml: string, trace: boolean): Promise<ApiResult> {
   const response = await fetch(`/api/v3/pipeline${trace ? '?trace=true' : ''}`, {
     method: 'POST',
-    headers: { authorization: session.authorization, 'content-type': 'application/yaml' },
+    headers: { ...SCRIPT_HEADERS, authorization: session.authorization, 'content-type': 'application/yaml' },
     body: yaml,
   });
   return read(response);
 }
 
 export async function callCommand(authorization: string, name: string): Promise<ApiResult> {
-  const response = await fetch(`/api/v3/command/${encodeURIComponent(name)}`, { headers: { authorization } });
+  const response = await fetch(`/api/v3/command/${encodeURIComponent(name)}`, {
+    headers: { ...SCRIPT_HEADERS, authorization },
+  });
   return read(response);
 }

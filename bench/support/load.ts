@@ -1,0 +1,35 @@
+/** Starts the benchmark servers in a child process and measures requests/s against them with autocannon. */
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+export interface BenchServers {
+  pipework: string;
+  bare: string;
+  stop(): void;
+}
+
+export async function startBenchServers(): Promise<BenchServers> {
+  const child: ChildProcess = fork(fileURLToPath(new URL('./http-servers.ts', import.meta.url)), [], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const urls = await new Promise<{ pipework: string; bare: string }>((resolve, reject) => {
+    child.once('message', (m) => resolve(m as { pipework: string; bare: string }));
+    child.once('exit', (code) => reject(new Error(`benchmark server exited with ${code}`)));
+  });
+  return { ...urls, stop: () => child.kill('SIGTERM') };
+}
+
+/** Requests per second of GETs to one URL (loopback only, bounded duration). */
+export async function requestsPerSecond(
+  url: string,
+  headers: Record<string, string> = {},
+  seconds = 3,
+): Promise<number> {
+  const result = await autocannon({ url, headers, connections: 10, duration: seconds, pipelining: 1 });
+  if (result.non2xx > 0 || result.errors > 0) {
+    throw new Error(`${url}: ${result.non2xx} non-2xx responses, ${result.errors} errors`);
+  }
+  return result.requests.average;
+}

@@ -1,0 +1,98 @@
+// Brute-force protection over HTTP: slowed, then locked for every way of getting in.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { http } from '../testing/http-client';
+import { type IamTestServer, basic, startIamTestServer } from '../iam/test-iam';
+
+const TOKEN = '/auth/realms/pipework/protocol/openid-connect/token';
+let server: IamTestServer;
+let clock = Date.now();
+const waits: number[] = [];
+
+beforeAll(async () => {
+  server = await startIamTestServer({
+    now: () => clock,
+    sleep: async (ms) => {
+      waits.push(ms);
+    },
+    bruteForce: { slowAfter: 2, lockAfter: 4, baseDelayMs: 100, maxDelayMs: 1000, lockMs: 60_000 },
+  });
+});
+afterAll(() => server.close());
+
+const login = (username: string, password: string) =>
+  http(server.url, TOKEN, {
+    type: 'application/x-www-form-urlencoded',
+    body: new URLSearchParams({ grant_type: 'password', client_id: 'cli', username, password }).toString(),
+  });
+const call = (auth: string) => http(server.url, '/api/v3/command/datetime', { auth });
+
+describe('brute-force protection', () => {
+  it('slows repeated failures, then locks the account for every way of getting in', async () => {
+    await server.iam.createUser({ username: 'dana', password: 'dana-pw' });
+    const before = (await login('dana', 'dana-pw')).json;
+    expect((await call(`Bearer ${before.access_token}`)).status).toBe(200);
+    expect((await call(basic('dana', 'dana-pw'))).status).toBe(200); // now cached
+
+    waits.length = 0;
+    expect((await call(basic('dana', 'x1'))).status).toBe(401);
+    expect((await login('dana', 'x2')).status).toBe(401);
+    expect(waits).toEqual([]);
+    expect((await call(basic('dana', 'x3'))).status).toBe(401);
+    expect((await login('dana', 'x4')).status).toBe(401);
+    expect(waits).toEqual([100, 200]); // slowed from the third attempt, doubling
+
+    const locked = await call(basic('dana', 'dana-pw'));
+    expect(locked.status).toBe(429);
+    expect(locked.json.value.code).toBe('TOO_MANY_REQUESTS');
+    expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
+
+    const token = await login('dana', 'dana-pw');
+    expect(token.status).toBe(429);
+    expect(token.json.error).toBe('invalid_grant');
+    expect(token.headers.get('retry-after')).toBeTruthy();
+    expect((await call(`Bearer ${before.access_token}`)).status).toBe(429);
+    expect((await call(`Refresh ${before.refresh_token}`)).status).toBe(429);
+    const refreshed = await http(server.url, TOKEN, {
+      type: 'application/x-www-form-urlencoded',
+      body: new URLSearchParams({
+        grant_type: 'refresh_token',
+        client_id: 'cli',
+        refresh_token: before.refresh_token,
+      }).toString(),
+    });
+    expect(refreshed.status).toBe(429);
+    expect((await call(`${server.adminAuth}, RunAs dana`)).status).toBe(429);
+
+    clock += 61_000; // the lock ends by itself
+    expect((await call(basic('dana', 'dana-pw'))).status).toBe(200);
+  });
+
+  it('treats unknown names the same way (no hint that a user exists)', async () => {
+    for (let i = 0; i < 4; i++) expect((await login('ghost', `guess-${i}`)).status).toBe(401);
+    const r = await login('ghost', 'anything');
+    expect(r.status).toBe(429);
+    expect(r.json.error).toBe('invalid_grant');
+  });
+
+  it('can be inspected and released by an admin', async () => {
+    await server.iam.createUser({ username: 'erik', password: 'erik-pw' });
+    for (let i = 0; i < 4; i++) await call(basic('erik', 'bad'));
+    const status = await http(server.url, '/api/v3/command/iam.bruteforce.status?username=erik', {
+      auth: server.adminAuth,
+    });
+    expect(status.json).toMatchObject({ username: 'erik', locked: true, failures: 4 });
+    const released = await http(server.url, '/api/v3/command/iam.bruteforce.release?username=erik', {
+      auth: server.adminAuth,
+    });
+    expect(released.json).toMatchObject({ locked: false, failures: 0 });
+    expect((await call(basic('erik', 'erik-pw'))).status).toBe(200);
+  });
+
+  it('keeps a lock across a restart', async () => {
+    await server.iam.createUser({ username: 'fay', password: 'fay-pw' });
+    for (let i = 0; i < 4; i++) await call(basic('fay', 'bad'));
+    const { BruteForceGuard } = await import('../iam/brute-force-guard');
+    const fresh = new BruteForceGuard(server.services.db, server.iam.bruteForce.policy, () => clock);
+    expect(fresh.status('fay').locked).toBe(true);
+  });
+});

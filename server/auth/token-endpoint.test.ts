@@ -1,0 +1,189 @@
+// The token endpoint over HTTP, and every way a Bearer token is refused.
+import { SignJWT, UnsecuredJWT, decodeProtectedHeader } from 'jose';
+import { createSecretKey } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { http } from '../testing/http-client';
+import { type IamTestServer, startIamTestServer } from '../iam/test-iam';
+import { loadOrCreateSigningKey } from './signing-keys';
+
+let server: IamTestServer;
+let clock = Date.now();
+const TOKEN = '/auth/realms/pipework/protocol/openid-connect/token';
+
+beforeAll(async () => {
+  server = await startIamTestServer({ now: () => clock });
+  await server.iam.createUser({ username: 'bob', password: 'bob-pw', roles: ['ROLE_DEVELOPER'] });
+});
+afterAll(() => server.close());
+
+function form(fields: Record<string, string>, path = TOKEN, headers: Record<string, string> = {}) {
+  return http(server.url, path, {
+    type: 'application/x-www-form-urlencoded',
+    body: new URLSearchParams(fields).toString(),
+    headers,
+  });
+}
+const login = (username = 'bob', password = 'bob-pw', client = 'cli') =>
+  form({ grant_type: 'password', client_id: client, username, password, scope: 'openid' });
+const whoAmI = (auth: string) =>
+  http(server.url, '/api/v3/pipeline', {
+    auth,
+    type: 'application/json',
+    body: JSON.stringify({ pipeline: [{ set: { value: '#{@user.username()}' } }] }),
+  });
+
+describe('token endpoint: password grant', () => {
+  it('answers like Keycloak and the access token works as Bearer', async () => {
+    const r = await login();
+    expect(r.status).toBe(200);
+    expect(r.headers.get('cache-control')).toBe('no-store');
+    expect(r.json).toMatchObject({
+      token_type: 'Bearer',
+      expires_in: 300,
+      refresh_expires_in: 1800,
+      scope: 'openid',
+    });
+    expect(typeof r.json.access_token).toBe('string');
+    expect(typeof r.json.refresh_token).toBe('string');
+    expect(decodeProtectedHeader(r.json.access_token)).toMatchObject({ alg: 'RS256', typ: 'JWT' });
+    expect((await whoAmI(`Bearer ${r.json.access_token}`)).text).toBe('bob');
+    expect((await whoAmI(`bearer ${r.json.access_token}`)).text).toBe('bob');
+  });
+
+  it('answers an unknown user and a wrong password alike', async () => {
+    const wrong = await login('bob', 'nope');
+    const unknown = await login('nobody', 'bob-pw');
+    expect(wrong.status).toBe(401);
+    expect(wrong.json).toEqual({ error: 'invalid_grant', error_description: 'Invalid user credentials' });
+    expect(unknown.status).toBe(401);
+    expect(unknown.json).toEqual(wrong.json);
+  });
+
+  it.each([
+    [
+      'an unknown client',
+      { grant_type: 'password', client_id: 'evil', username: 'bob', password: 'bob-pw' },
+      401,
+      'invalid_client',
+    ],
+    ['no client', { grant_type: 'password', username: 'bob', password: 'bob-pw' }, 400, 'invalid_request'],
+    ['no grant type', { client_id: 'cli', username: 'bob', password: 'bob-pw' }, 400, 'invalid_request'],
+    [
+      'an unsupported grant',
+      { grant_type: 'client_credentials', client_id: 'cli' },
+      400,
+      'unsupported_grant_type',
+    ],
+    ['no username', { grant_type: 'password', client_id: 'cli', password: 'x' }, 400, 'invalid_request'],
+    [
+      'a bad refresh token',
+      { grant_type: 'refresh_token', client_id: 'cli', refresh_token: 'x' },
+      400,
+      'invalid_grant',
+    ],
+  ])('refuses %s', async (_name, fields, status, error) => {
+    const r = await form(fields as Record<string, string>);
+    expect(r.status).toBe(status);
+    expect(r.json.error).toBe(error);
+  });
+
+  it('knows only its realm', async () => {
+    const r = await form({ grant_type: 'password' }, '/auth/realms/master/protocol/openid-connect/token');
+    expect(r.status).toBe(404);
+  });
+
+  it('serves the JWKS with the key that signs the tokens', async () => {
+    const certs = await http(server.url, '/auth/realms/pipework/protocol/openid-connect/certs');
+    const { access_token } = (await login()).json;
+    expect(certs.status).toBe(200);
+    expect(certs.json.keys).toHaveLength(1);
+    expect(certs.json.keys[0]).toMatchObject({
+      kty: 'RSA',
+      alg: 'RS256',
+      use: 'sig',
+      kid: decodeProtectedHeader(access_token).kid,
+    });
+    expect(certs.json.keys[0].d).toBeUndefined();
+  });
+});
+
+describe('Bearer refusals', () => {
+  const forged = async (claims: Record<string, unknown>, header: Record<string, unknown> = {}) => {
+    const key = loadOrCreateSigningKey(server.services.db);
+    const now = Math.floor(clock / 1000);
+    return new SignJWT({ sid: 'x', ...claims })
+      .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: key.kid, ...header })
+      .setSubject(server.iam.principalByUsername('admin')!.uuid)
+      .setIssuedAt(now)
+      .setNotBefore((claims.nbf as number | undefined) ?? now)
+      .setExpirationTime(now + 60)
+      .setIssuer((claims.iss as string | undefined) ?? server.iam.issuer)
+      .setAudience((claims.aud as string | undefined) ?? 'pipework')
+      .sign(key.privateKey);
+  };
+
+  it('accepts a well-formed token signed by the instance key (the forging helper is sound)', async () => {
+    expect((await whoAmI(`Bearer ${await forged({})}`)).status).toBe(200);
+  });
+
+  it.each<[string, () => Promise<string>]>([
+    [
+      'alg none',
+      async () =>
+        new UnsecuredJWT({ sid: 'x', sub: server.iam.principalByUsername('admin')!.uuid })
+          .setIssuer(server.iam.issuer)
+          .setAudience('pipework')
+          .setIssuedAt()
+          .setNotBefore('0s')
+          .setExpirationTime('5m')
+          .encode(),
+    ],
+    [
+      'HS256 with the public key as secret',
+      async () => {
+        const key = loadOrCreateSigningKey(server.services.db);
+        const secret = createSecretKey(Buffer.from(JSON.stringify(key.publicJwk)));
+        return new SignJWT({ sid: 'x' })
+          .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+          .setSubject(server.iam.principalByUsername('admin')!.uuid)
+          .setIssuer(server.iam.issuer)
+          .setAudience('pipework')
+          .setIssuedAt()
+          .setNotBefore('0s')
+          .setExpirationTime('5m')
+          .sign(secret);
+      },
+    ],
+    [
+      'a tampered payload',
+      async () => {
+        const token = (await login()).json.access_token as string;
+        const [h, p, s] = token.split('.');
+        const payload = JSON.parse(Buffer.from(p!, 'base64url').toString());
+        payload.sub = server.iam.principalByUsername('admin')!.uuid;
+        return `${h}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}.${s}`;
+      },
+    ],
+    ['a foreign issuer', () => forged({ iss: 'https://evil.example/auth/realms/pipework' })],
+    ['a foreign audience', () => forged({ aud: 'someone-else' })],
+    ['a token not yet valid', () => forged({ nbf: Math.floor(clock / 1000) + 3600 })],
+    ['garbage', async () => 'not.a.jwt'],
+  ])('refuses %s', async (_name, make) => {
+    const r = await whoAmI(`Bearer ${await make()}`);
+    expect(r.status).toBe(401);
+    expect(r.json.value.code).toBe('UNAUTHENTICATED');
+  });
+
+  it('refuses an expired token', async () => {
+    const { access_token } = (await login()).json;
+    expect((await whoAmI(`Bearer ${access_token}`)).status).toBe(200);
+    clock += 301_000 + 5_000;
+    try {
+      const r = await whoAmI(`Bearer ${access_token}`);
+      expect(r.status).toBe(401);
+      expect(r.json.value).toMatchObject({ code: 'UNAUTHENTICATED', reason: 'expired' });
+    } finally {
+      clock = Date.now();
+    }
+  });
+});

@@ -1,0 +1,33 @@
+/** `property.attachment.chunk.get`: the bytes of one chunk of an attachment (empty when there is no such chunk). */
+import { defineCommand } from '../../../shared/commands';
+import { BinaryContent } from '../../../shared/values';
+import type { ServerServices } from '../../services';
+import { nameOf } from './attachment-support';
+import { ATTACHMENT_NAME, KEY, integerParam, propertiesOf } from './property-command-support';
+
+export const propertyAttachmentChunkGet = defineCommand<ServerServices>(
+  {
+    name: 'property.attachment.chunk.get',
+    summary: 'Returns the content of one chunk (index, default 0) as bytes; nothing when the chunk does not exist.',
+    parameters: {
+      key: KEY,
+      name: ATTACHMENT_NAME,
+      index: { type: 'integer', minimum: 0, default: 0, description: 'The chunk to return.' },
+    },
+    required: ['key', 'name'],
+    input: 'any',
+    output: 'bytes',
+    examples: [
+      {
+        title: 'Read the first chunk',
+        pipeline: 'pipeline:\n  - property.attachment.chunk.get:\n      key: global/app/myapp/doc\n      name: big.bin\n',
+      },
+    ],
+  },
+  async (ctx) => {
+    const service = propertiesOf(ctx).attachments;
+    const attachment = await service.get(ctx.principal, ctx.params.key, nameOf(ctx));
+    const data = await service.readChunk(ctx.principal, ctx.params.key, nameOf(ctx), integerParam(ctx, 'index') ?? 0);
+    return data ? new BinaryContent(data, attachment.contentType, attachment.name) : null;
+  },
+);

@@ -1,0 +1,18 @@
+/** `property.exists`: whether a property exists (and has not expired). */
+import { defineCommand } from '../../../shared/commands';
+import type { ServerServices } from '../../services';
+import { KEY, propertiesOf } from './property-command-support';
+
+export const propertyExists = defineCommand<ServerServices>(
+  {
+    name: 'property.exists',
+    summary: 'Returns true when the property exists, else false.',
+    parameters: { key: KEY },
+    required: ['key'],
+    defaultParameter: 'key',
+    input: 'any',
+    output: 'json',
+    examples: [{ title: 'Check before creating', pipeline: 'pipeline:\n  - property.exists: global/app/myapp/config/app\n' }],
+  },
+  (ctx) => propertiesOf(ctx).exists(ctx.principal, ctx.params.key),
+);

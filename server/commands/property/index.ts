@@ -1,0 +1,44 @@
+/** Every property.* command, for the server's command list. */
+import type { CommandDefinition } from '../../../shared/commands';
+import type { ServerServices } from '../../services';
+import { propertyAttachmentChunkGet } from './attachment-chunk-get';
+import { propertyAttachmentChunkPut } from './attachment-chunk-put';
+import { propertyAttachmentContent } from './attachment-content';
+import { propertyAttachmentDelete } from './attachment-delete';
+import { propertyAttachmentGet } from './attachment-get';
+import { propertyAttachmentList } from './attachment-list';
+import { propertyAttachmentPut } from './attachment-put';
+import { propertyCopy } from './copy';
+import { propertyDelete } from './delete';
+import { propertyExists } from './exists';
+import { propertyGet } from './get';
+import { propertyKeys } from './keys';
+import { propertyKeysChildren } from './keys-children';
+import { propertyList } from './list';
+import { propertyMove } from './move';
+import { propertyPut } from './put';
+import { propertySchemaDelete } from './schema-delete';
+import { propertySchemaPut } from './schema-put';
+import { propertyValueGet } from './value-get';
+
+export const propertyCommands: CommandDefinition<ServerServices>[] = [
+  propertySchemaPut,
+  propertyPut,
+  propertyList,
+  propertyDelete,
+  propertySchemaDelete,
+  propertyGet,
+  propertyValueGet,
+  propertyExists,
+  propertyCopy,
+  propertyMove,
+  propertyKeys,
+  propertyKeysChildren,
+  propertyAttachmentPut,
+  propertyAttachmentChunkPut,
+  propertyAttachmentChunkGet,
+  propertyAttachmentList,
+  propertyAttachmentGet,
+  propertyAttachmentContent,
+  propertyAttachmentDelete,
+];

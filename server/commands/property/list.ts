@@ -1,0 +1,24 @@
+/** `property.list`: the properties (all fields) matching a wildcard pattern that the caller may read. */
+import { defineCommand } from '../../../shared/commands';
+import type { ServerServices } from '../../services';
+import { PATTERN, firstParam, integerParam, propertiesOf } from './property-command-support';
+
+export const propertyList = defineCommand<ServerServices>(
+  {
+    name: 'property.list',
+    summary: 'Lists the properties matching a key pattern (default: all) that the caller may read.',
+    description: 'Each entry has uuid, key, value, type, created, updated, timeToLive, defaultValue and version, in key order.',
+    parameters: {
+      pattern: PATTERN,
+      filter: { ...PATTERN, description: 'The same as pattern (the name used by older clients).' },
+      limit: { type: 'integer', minimum: 0, description: 'At most this many properties.' },
+    },
+    defaultParameter: 'pattern',
+    input: 'any',
+    output: 'json',
+    examples: [
+      { title: 'All object schemas of version v1', pipeline: 'pipeline:\n  - property.list: global/app/*/object/*/v1/schema\n' },
+    ],
+  },
+  (ctx) => propertiesOf(ctx).list(ctx.principal, firstParam(ctx, 'pattern', 'filter') ?? '**', integerParam(ctx, 'limit')),
+);

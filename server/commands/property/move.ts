@@ -1,0 +1,23 @@
+/** `property.move`: gives a property a new key (uuid and attachments go along); the target must be free. */
+import { defineCommand } from '../../../shared/commands';
+import type { ServerServices } from '../../services';
+import { KEY, TARGET_KEY, propertiesOf } from './property-command-support';
+
+export const propertyMove = defineCommand<ServerServices>(
+  {
+    name: 'property.move',
+    summary: 'Moves a property to `to` (PROPERTY_EXISTS when taken); returns it under its new key.',
+    description: 'Emits property.deleted for the old key and property.created for the new one.',
+    parameters: { key: KEY, to: TARGET_KEY },
+    required: ['key', 'to'],
+    input: 'any',
+    output: 'json',
+    examples: [
+      {
+        title: 'Limit an app to a tenant',
+        pipeline: 'pipeline:\n  - property.move:\n      key: global/app/a/config/app\n      to: tenant/<tenant-uuid>/app/a/config/app\n',
+      },
+    ],
+  },
+  (ctx) => propertiesOf(ctx).move(ctx.principal, ctx.params.key, ctx.params.to),
+);

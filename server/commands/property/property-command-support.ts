@@ -1,0 +1,60 @@
+/** What the property.* commands share: the service, parameter schemas, and how a value is taken from params or body. */
+import type { CommandContext, JsonSchema } from '../../../shared/commands';
+import { PipeworkError } from '../../../shared/errors';
+import type { PropertyService } from '../../store/property-service';
+import type { ServerServices } from '../../services';
+
+export type PropertyContext = CommandContext<ServerServices>;
+
+export function propertiesOf(ctx: PropertyContext): PropertyService {
+  return ctx.services.properties;
+}
+
+export const KEY: JsonSchema = {
+  type: 'string',
+  description: 'The property key, e.g. global/app/myapp/config/app (a leading / is ignored).',
+};
+
+export const PATTERN: JsonSchema = {
+  type: 'string',
+  description:
+    'A key pattern: * matches within one segment, ** any number of segments, e.g. global/app/*/object/*/v1/schema.',
+};
+
+export const TARGET_KEY: JsonSchema = { type: 'string', description: 'The key to copy or move the property to.' };
+
+export const ATTACHMENT_NAME: JsonSchema = {
+  type: 'string',
+  description: 'The name of the attachment (a file name: no /, \\ or control characters).',
+};
+
+/** A text parameter, or undefined when absent or empty. */
+export function textParam(ctx: PropertyContext, name: string): string | undefined {
+  const value = ctx.params[name];
+  return value === undefined || value === null || value === '' ? undefined : String(value);
+}
+
+/** The first of several parameter names that is set (e.g. `pattern` or its older name `filter`). */
+export function firstParam(ctx: PropertyContext, ...names: string[]): string | undefined {
+  for (const name of names) {
+    const value = textParam(ctx, name);
+    if (value !== undefined) return value;
+  }
+  return undefined;
+}
+
+/** The `value` parameter when given, else the input body (undefined when that is empty too). */
+export function valueOf(ctx: PropertyContext): unknown {
+  if (ctx.params.value !== undefined) return ctx.params.value;
+  return ctx.input === null || ctx.input === undefined ? undefined : ctx.input;
+}
+
+/** A whole number parameter (query strings arrive coerced by the contract's schema). */
+export function integerParam(ctx: PropertyContext, name: string): number | undefined {
+  const value = ctx.params[name];
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value)) {
+    throw new PipeworkError('PARAM_INVALID', `Parameter '${name}' must be a whole number.`, { parameter: name });
+  }
+  return value;
+}

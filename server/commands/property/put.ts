@@ -1,0 +1,37 @@
+/** `property.put`: sets the value of an existing property, optionally only if it is still at a given version. */
+import { defineCommand } from '../../../shared/commands';
+import type { ServerServices } from '../../services';
+import { KEY, integerParam, propertiesOf, textParam, valueOf } from './property-command-support';
+
+export const propertyPut = defineCommand<ServerServices>(
+  {
+    name: 'property.put',
+    summary: 'Sets the value of an existing property (PROPERTY_NOT_FOUND otherwise); returns the property.',
+    description:
+      'The value comes from `value`, else from the input body. With `version`, the write happens only if the ' +
+      'property is still at that version (compare-and-swap), else CONFLICT. Emits property.changed.',
+    parameters: {
+      key: KEY,
+      value: { description: 'The new value (text, or any JSON value). When absent, the input body is used.' },
+      type: { type: 'string', description: 'A new mime type; by default a text value keeps the current type.' },
+      version: { type: 'integer', minimum: 1, description: 'The version the property must still have.' },
+    },
+    required: ['key'],
+    defaultParameter: 'key',
+    input: 'any',
+    output: 'json',
+    examples: [
+      {
+        title: 'Change a value only if nobody else changed it',
+        pipeline: 'pipeline:\n  - property.put:\n      key: global/app/myapp/counter\n      value: 2\n      version: 1\n',
+      },
+    ],
+  },
+  (ctx) =>
+    propertiesOf(ctx).put(ctx.principal, {
+      key: ctx.params.key,
+      value: valueOf(ctx),
+      type: textParam(ctx, 'type'),
+      version: integerParam(ctx, 'version'),
+    }),
+);

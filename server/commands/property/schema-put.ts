@@ -1,0 +1,61 @@
+/** `property.schema.put`: creates a property (or updates, skips, or refuses an existing one: `existStrategy`). */
+import { defineCommand } from '../../../shared/commands';
+import type { ExistStrategy } from '../../../shared/property';
+import type { ServerServices } from '../../services';
+import { KEY, integerParam, propertiesOf, textParam, valueOf } from './property-command-support';
+
+export const propertySchemaPut = defineCommand<ServerServices>(
+  {
+    name: 'property.schema.put',
+    summary: 'Creates a property; with existStrategy update (default), skip or error when the key exists.',
+    description:
+      'The value comes from `value`, else from the input body. Strings are stored as they are (type text/plain ' +
+      'unless `type` says otherwise); other JSON values as JSON text (application/json); bytes as base64 ' +
+      '(`;encoding=base64`). Values under `<app>/object/<NAME>/<VERSION>/instance/<UUID>` must match the sibling ' +
+      '`schema`. Emits property.created (or property.changed on update). Returns `{result, property}` with result ' +
+      'create, update or skip.',
+    parameters: {
+      key: KEY,
+      value: { description: 'The value (text, or any JSON value). When absent, the input body is used.' },
+      type: {
+        type: 'string',
+        description: 'The mime type of the value, e.g. application/json or application/yaml;type=pipeline.',
+      },
+      ttl: { type: 'integer', minimum: 0, description: 'Time to live in minutes after creation; 0 or none: forever.' },
+      timeToLive: { type: 'integer', minimum: 0, description: 'Same as ttl.' },
+      defaultValue: { description: 'The default value of the property (any JSON value).' },
+      existStrategy: {
+        type: 'string',
+        enum: ['update', 'skip', 'error'],
+        default: 'update',
+        description: 'When the key exists: update it, skip it, or fail with PROPERTY_EXISTS.',
+      },
+    },
+    required: ['key'],
+    defaultParameter: 'key',
+    input: 'any',
+    output: 'json',
+    examples: [
+      {
+        title: 'Create an app configuration',
+        pipeline:
+          'pipeline:\n  - property.schema.put:\n      key: global/app/myapp/config/app\n      value: {"title": "My app"}\n',
+      },
+    ],
+  },
+  async (ctx) => {
+    const ttl = integerParam(ctx, 'timeToLive') ?? integerParam(ctx, 'ttl');
+    const { result, property } = await propertiesOf(ctx).create(
+      ctx.principal,
+      {
+        key: ctx.params.key,
+        value: valueOf(ctx),
+        type: textParam(ctx, 'type'),
+        timeToLive: ttl,
+        defaultValue: ctx.params.defaultValue,
+      },
+      (textParam(ctx, 'existStrategy') ?? 'update') as ExistStrategy,
+    );
+    return { result, property };
+  },
+);

@@ -1,0 +1,143 @@
+/**
+ * Runs stored pipelines whose first command is `event.listen` when a matching event occurs: it keeps an index
+ * of such pipelines (built at start, kept current from property events), evaluates each one's filter, and runs
+ * it as the user who last stored it, who must be able to read the properties the event is about.
+ */
+import type { Principal } from '../../shared/auth';
+import { compileExpression, compileTemplate, containsExpression, type PelUtilities } from '../../shared/pel';
+import { parsePipeline, type PipelineScript } from '../../shared/pipeline';
+import { isAppPipelineKey, isJsonType, type Property } from '../../shared/property';
+import type { Logger } from '../logging/logger';
+import type { PropertyService } from '../store/property-service';
+import type { PipeworkEvent } from './event-bus';
+import { runAtEventDepth } from './event-context';
+
+/** One stored pipeline that listens for an event. */
+export interface EventListenerRegistration {
+  pipelineKey: string;
+  eventKey: string;
+  filter?: string;
+  script: PipelineScript;
+}
+
+export interface EventListenDispatcherOptions {
+  properties: PropertyService;
+  principalOf: (uuid: string) => Principal | null;
+  /** Runs a pipeline as a principal; resolves when it is done. */
+  run: (script: PipelineScript, principal: Principal) => Promise<unknown>;
+  utilities: (principal: Principal) => PelUtilities;
+  logger: Pick<Logger, 'info' | 'warn' | 'error' | 'debug'>;
+  /** Events caused by pipelines this many levels deep start no further pipelines (loop guard). Default 3. */
+  maxDepth?: number;
+}
+
+/** The body an event.listen pipeline receives: the event, with `origin` and `target` also at the top. */
+export function eventBody(event: PipeworkEvent): Record<string, unknown> {
+  const payload = structuredClone(event.payload) as { origin?: unknown; target?: unknown } | null;
+  return {
+    eventKey: event.eventKey,
+    payload,
+    origin: payload?.origin ?? null,
+    target: payload?.target ?? null,
+    timestamp: event.timestamp,
+  };
+}
+
+/** The property keys an event is about (origin and target), for visibility checks. */
+export function keysOfEvent(event: PipeworkEvent): string[] {
+  const payload = event.payload as { origin?: { key?: unknown } | null; target?: { key?: unknown } | null } | null;
+  const keys: string[] = [];
+  for (const side of [payload?.origin, payload?.target]) if (typeof side?.key === 'string') keys.push(side.key);
+  return keys;
+}
+
+export class EventListenDispatcher {
+  private readonly registrations = new Map<string, EventListenerRegistration>();
+  private unsubscribe?: () => void;
+  private readonly maxDepth: number;
+
+  constructor(private readonly options: EventListenDispatcherOptions) {
+    this.maxDepth = options.maxDepth ?? 3;
+  }
+
+  /** Indexes the stored listener pipelines and starts following events. */
+  async start(): Promise<void> {
+    const stored = await this.options.properties.store.list({ pattern: '**/pipeline/**' });
+    for (const property of stored) this.index(property);
+    this.unsubscribe = this.options.properties.events.subscribe((event) => this.onEvent(event));
+  }
+
+  stop(): void {
+    this.unsubscribe?.();
+  }
+
+  /** The registered listeners, for `event.mapping`-style inspection and tests. */
+  listeners(): EventListenerRegistration[] {
+    return [...this.registrations.values()];
+  }
+
+  private index(property: Property): void {
+    this.registrations.delete(property.key);
+    if (!isAppPipelineKey(property.key) || !property.value?.includes('event.listen')) return;
+    let script: PipelineScript;
+    try {
+      script = parsePipeline(property.value, isJsonType(property.type) ? 'json' : 'yaml');
+    } catch {
+      return; // not a pipeline (or a broken one): nothing listens
+    }
+    const first = script.steps[0];
+    if (first?.command !== 'event.listen') return;
+    const eventKey = first.params.key ?? first.defaultValue;
+    if (typeof eventKey !== 'string' || eventKey === '') return;
+    const filter = typeof first.params.filter === 'string' ? first.params.filter : undefined;
+    this.registrations.set(property.key, { pipelineKey: property.key, eventKey, filter, script });
+  }
+
+  private onEvent(event: PipeworkEvent): Promise<unknown> | undefined {
+    this.track(event);
+    const matching = [...this.registrations.values()].filter((r) => r.eventKey === event.eventKey);
+    if (matching.length === 0) return undefined;
+    if (event.depth >= this.maxDepth) {
+      this.options.logger.warn({ eventKey: event.eventKey, depth: event.depth }, 'event listeners not run: too deep a chain');
+      return undefined;
+    }
+    return Promise.all(matching.map((registration) => this.trigger(registration, event)));
+  }
+
+  /** Keeps the index current when pipelines are stored, changed, moved or deleted. */
+  private track(event: PipeworkEvent): void {
+    if (!event.eventKey.startsWith('property.')) return;
+    const { origin, target } = (event.payload ?? {}) as { origin?: Property | null; target?: Property | null };
+    if (origin && isAppPipelineKey(origin.key)) this.registrations.delete(origin.key);
+    if (target && isAppPipelineKey(target.key)) this.index(target);
+  }
+
+  private async trigger(registration: EventListenerRegistration, event: PipeworkEvent): Promise<void> {
+    const { properties, logger } = this.options;
+    const where = { pipeline: registration.pipelineKey, eventKey: event.eventKey, eventId: event.id };
+    try {
+      const author = await properties.store.authorOf(registration.pipelineKey);
+      const principal = author ? this.options.principalOf(author) : null;
+      if (!principal) {
+        logger.warn(where, 'event listener not run: the user who stored it no longer exists');
+        return;
+      }
+      if (!keysOfEvent(event).every((key) => properties.access.canRead(principal, key))) return;
+      const body = eventBody(event);
+      if (registration.filter !== undefined && !this.passes(registration.filter, body, principal)) return;
+      await runAtEventDepth(event.depth + 1, () => this.options.run({ ...registration.script, body }, principal));
+      logger.debug(where, 'event listener ran');
+    } catch (error) {
+      logger.error({ ...where, err: error }, 'event listener failed');
+    }
+  }
+
+  private passes(filter: string, body: unknown, principal: Principal): boolean {
+    const scope = { body, vars: {}, headers: {} };
+    const options = { utilities: this.options.utilities(principal) };
+    const result = containsExpression(filter)
+      ? compileTemplate(filter).evaluate(scope, options)
+      : compileExpression(filter).evaluate(scope, options);
+    return result === true || result === 'true';
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * Attachments streamed over the direct command endpoint: `property.attachment.content` answers chunk by chunk
+ * with backpressure, and `property.attachment.put` with a raw body streams it into storage. Neither holds the
+ * content in memory; other forms of these commands go the usual way through the pipeline runner.
+ */
+import { once } from 'node:events';
+import type { Request, RequestHandler, Response } from 'express';
+import type { Principal } from '../../shared/auth';
+import { validateParameters } from '../../shared/commands';
+import type { ServerServices } from '../services';
+import { authorizeCommand } from '../pipeline/authorize-command';
+import { commandNameOf } from './command-routes';
+import { normalizeParams } from './request-input';
+
+const STREAMED = new Set(['property.attachment.content', 'property.attachment.put']);
+/** Largest attachment one streamed upload may bring. */
+export const MAX_STREAMED_ATTACHMENT_BYTES = 2 * 1024 * 1024 * 1024;
+
+function hasRawBody(req: Request): boolean {
+  const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  const length = req.headers['content-length'];
+  const body = req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+  return body && type !== 'application/x-www-form-urlencoded';
+}
+
+async function streamOut(
+  services: ServerServices,
+  principal: Principal | null,
+  params: Record<string, unknown>,
+  res: Response,
+) {
+  const { attachment, content } = await services.properties.attachments.open(
+    principal,
+    params.key,
+    String(params.name),
+  );
+  res.status(200);
+  res.attachment(attachment.name); // before Content-Type: it would set one from the name's extension
+  res.setHeader('Content-Type', attachment.contentType);
+  res.setHeader('Content-Length', String(attachment.length));
+  let closed = false;
+  res.on('close', () => (closed = true));
+  try {
+    for await (const chunk of content) {
+      if (closed) return;
+      if (!res.write(chunk)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+    }
+    res.end();
+  } catch (error) {
+    // Headers are out: the only honest signal left is a broken connection.
+    services.logger.error({ err: error }, 'attachment download failed mid-stream');
+    res.destroy();
+  }
+}
+
+export function attachmentStreamHandler(services: ServerServices): RequestHandler {
+  return async (req, res, next) => {
+    const name = commandNameOf(req);
+    if (name === undefined || !STREAMED.has(name)) return next();
+    if (
+      name === 'property.attachment.put' &&
+      (req.method !== 'POST' || req.query.content !== undefined || !hasRawBody(req))
+    ) {
+      return next();
+    }
+    if (name === 'property.attachment.content' && req.method !== 'GET') return next();
+    try {
+      const { contract } = services.commands.require(name);
+      const principal = res.locals.principal as Principal | null;
+      authorizeCommand(principal, contract);
+      const params = validateParameters(
+        contract,
+        normalizeParams(req.query as Record<string, string>, contract),
+      );
+      if (name === 'property.attachment.content') return await streamOut(services, principal, params, res);
+      const contentType = params.contentType ?? req.headers['content-type'];
+      const attachment = await services.properties.attachments.write(
+        principal,
+        params.key,
+        String(params.name),
+        req,
+        {
+          contentType,
+          maxBytes: MAX_STREAMED_ATTACHMENT_BYTES,
+        },
+      );
+      res.status(200).json(attachment);
+    } catch (error) {
+      if (!res.headersSent) req.resume();
+      next(error);
+    }
+  };
+}

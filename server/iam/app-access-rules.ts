@@ -1,0 +1,18 @@
+/**
+ * The app access rules of the IAM system (spec 2.4, 5.3) for the property store: an app `X` is guarded when a
+ * role `CAN_APP_X` exists; then only holders of it (and admins) may read or write inside the app folder.
+ * Apps without such a role are left to the folder rules.
+ */
+import { hasPermission } from '../../shared/auth';
+import type { AppAccessRules } from '../store/property-access';
+import type { IamService } from './iam-service';
+
+export function iamAppAccessRules(iam: Pick<IamService, 'appAccessRole'>): AppAccessRules {
+  return {
+    allows(principal, app) {
+      const role = iam.appAccessRole(app.name);
+      if (role === null) return undefined;
+      return hasPermission(principal, role) ? undefined : false;
+    },
+  };
+}

@@ -1,0 +1,76 @@
+// The brute-force guard alone: slowing, locking, windows, addresses, persistence.
+import { describe, expect, it } from 'vitest';
+import { migrate, openDatabase } from '../db';
+import { BruteForceGuard, DEFAULT_BRUTE_FORCE_POLICY } from './brute-force-guard';
+import { IAM_MIGRATIONS } from './migrations';
+
+function guard(policy: Partial<typeof DEFAULT_BRUTE_FORCE_POLICY> = {}) {
+  const db = openDatabase(':memory:');
+  migrate(db, 'iam', IAM_MIGRATIONS);
+  let now = 1_000_000;
+  const waits: number[] = [];
+  const locked: string[] = [];
+  const g = new BruteForceGuard(
+    db,
+    {
+      ...DEFAULT_BRUTE_FORCE_POLICY,
+      slowAfter: 2,
+      lockAfter: 4,
+      baseDelayMs: 10,
+      maxDelayMs: 25,
+      ipSlowAfter: 3,
+      ...policy,
+    },
+    () => now,
+    async (ms) => void waits.push(ms),
+    (name) => locked.push(name),
+  );
+  return { g, db, waits, locked, advance: (ms: number) => (now += ms) };
+}
+
+describe('BruteForceGuard', () => {
+  it('slows with a doubling, capped wait, then locks and tells', async () => {
+    const { g, waits, locked } = guard();
+    for (let i = 0; i < 4; i++) {
+      await g.beforeAttempt('Ann');
+      g.recordFailure('ann');
+    }
+    expect(waits).toEqual([10, 20]);
+    expect(locked).toEqual(['ann']);
+    await expect(g.beforeAttempt('ANN')).rejects.toMatchObject({ code: 'TOO_MANY_REQUESTS' });
+  });
+
+  it('forgets failures after the window and ends a lock after its time', () => {
+    const { g, advance } = guard({ windowMs: 1000, lockMs: 5000 });
+    g.recordFailure('bob');
+    advance(1000);
+    expect(g.status('bob').failures).toBe(0);
+    for (let i = 0; i < 4; i++) g.recordFailure('bob');
+    expect(g.lockedForSeconds('bob')).toBe(5);
+    advance(5000);
+    expect(g.status('bob')).toMatchObject({ locked: false, failures: 0 });
+  });
+
+  it('a success clears the count', () => {
+    const { g } = guard();
+    g.recordFailure('cy');
+    g.recordSuccess('cy');
+    expect(g.status('cy').failures).toBe(0);
+  });
+
+  it('slows an address that sprays many usernames, without locking anyone', async () => {
+    const { g, waits } = guard();
+    for (const name of ['u1', 'u2', 'u3', 'u4']) g.recordFailure(name, '10.0.0.9');
+    await g.beforeAttempt('u5', '10.0.0.9');
+    await g.beforeAttempt('u5', '10.0.0.10');
+    expect(waits).toEqual([20]);
+    expect(g.status('u5').locked).toBe(false);
+  });
+
+  it('reads locks back from the database (a restart keeps them)', () => {
+    const { g, db } = guard();
+    for (let i = 0; i < 4; i++) g.recordFailure('dee');
+    const again = new BruteForceGuard(db, g.policy, () => 1_000_000);
+    expect(again.status('dee').locked).toBe(true);
+  });
+});

@@ -1,0 +1,267 @@
+/**
+ * The property store as commands use it: every operation on behalf of a principal, with key rules, the folder
+ * access rules, value conversion, object schema validation, and `property.*` events published after commit.
+ */
+import type { Principal } from '../../shared/auth';
+import { PipeworkError } from '../../shared/errors';
+import {
+  compileKeyPattern,
+  isPropertyRoot,
+  normalizePropertyKey,
+  normalizePropertyType,
+  objectKeyOf,
+  toStoredValue,
+  type ExistStrategy,
+  type JsonValue,
+  type Property,
+  type PropertyChange,
+  type PropertyStore,
+  type SaveResult,
+} from '../../shared/property';
+import type { EventBus } from '../events/event-bus';
+import { ObjectSchemaValidator } from './object-schema-validator';
+import { PropertyAccess } from './property-access';
+import { PropertyAttachmentService } from './property-attachment-service';
+
+export interface PropertyServiceOptions {
+  store: PropertyStore;
+  events: EventBus;
+  access?: PropertyAccess;
+}
+
+/** What `property.schema.put` takes. */
+export interface CreatePropertyInput {
+  key: unknown;
+  value?: unknown;
+  type?: unknown;
+  timeToLive?: unknown;
+  defaultValue?: unknown;
+}
+
+/** What `property.put` takes. */
+export interface PutPropertyInput {
+  key: unknown;
+  value?: unknown;
+  type?: unknown;
+  /** Compare-and-swap: the version the caller last saw. */
+  version?: number;
+}
+
+function notFound(key: string): PipeworkError {
+  return new PipeworkError('PROPERTY_NOT_FOUND', `Property '${key}' does not exist.`, { key });
+}
+
+/**
+ * The stored text and type of a value. A type given wins; otherwise non-strings get their derived type
+ * (JSON, base64), and strings none, so an update keeps the type the property has. Object instances are JSON.
+ */
+function storedForm(key: string, value: unknown, rawType: unknown): { value?: string | null; type?: string } {
+  const type = normalizePropertyType(rawType) ?? (objectKeyOf(key)?.kind === 'instance' ? 'application/json' : undefined);
+  if (value === undefined) return type ? { type } : {};
+  const stored = toStoredValue(value, type);
+  return typeof value === 'string' || value === null ? { value: stored.value, ...(type ? { type } : {}) } : stored;
+}
+
+/** The parent folder of a `property.keys.children` pattern: `a/b`, `a/b/` and `a/b/*` all mean `a/b`; none or `/` the top. */
+export function parseChildrenPattern(raw: unknown): string | null {
+  const text = typeof raw === 'string' ? raw : '';
+  let base = text.replace(/^\/+/, '');
+  if (base.endsWith('/*')) base = base.slice(0, -2);
+  else if (base.endsWith('/')) base = base.slice(0, -1);
+  if (base === '' || base === '*') return null;
+  if (base.includes('*')) {
+    throw new PipeworkError('KEY_INVALID', `Nested patterns are not supported here: '${text.slice(0, 80)}'.`, {
+      parameter: 'pattern',
+    });
+  }
+  return isPropertyRoot(base) ? base : normalizePropertyKey(base);
+}
+
+export class PropertyService {
+  readonly store: PropertyStore;
+  readonly events: EventBus;
+  readonly access: PropertyAccess;
+  readonly attachments: PropertyAttachmentService;
+  private readonly validator = new ObjectSchemaValidator();
+
+  constructor(options: PropertyServiceOptions) {
+    this.store = options.store;
+    this.events = options.events;
+    this.access = options.access ?? new PropertyAccess();
+    this.attachments = new PropertyAttachmentService(this.store.attachments, this.access);
+  }
+
+  /** Publishes each committed change as `property.<kind>` with `{origin, target}`. */
+  private publish(changes: readonly PropertyChange[], principal: Principal | null): void {
+    for (const change of changes) {
+      this.events.publish(`property.${change.kind}`, { origin: change.origin, target: change.target }, {
+        actor: principal?.uuid ?? null,
+      });
+    }
+  }
+
+  private async validate(key: string, value: string | null, type: string): Promise<void> {
+    await this.validator.check(key, value, type, (schemaKey) => this.store.get(schemaKey));
+  }
+
+  /** The property, or PROPERTY_NOT_FOUND; FORBIDDEN where the folder rules deny reading. */
+  async get(principal: Principal | null, rawKey: unknown): Promise<Property> {
+    const key = normalizePropertyKey(rawKey);
+    this.access.assertRead(principal, key);
+    const property = await this.store.get(key);
+    if (!property) throw notFound(key);
+    return property;
+  }
+
+  async exists(principal: Principal | null, rawKey: unknown): Promise<boolean> {
+    const key = normalizePropertyKey(rawKey);
+    this.access.assertRead(principal, key);
+    return (await this.store.get(key)) !== undefined;
+  }
+
+  /** Properties matching `pattern` (default everything) that the principal may read, in key order. */
+  async list(principal: Principal | null, pattern: unknown = '**', limit?: number): Promise<Property[]> {
+    const compiled = compileKeyPattern(pattern);
+    const rows = await this.store.list({ pattern: compiled, scope: this.access.readScope(principal), limit });
+    const readable = this.access.readFilter(principal);
+    return rows.filter((p) => readable(p.key));
+  }
+
+  async keys(principal: Principal | null, pattern: unknown = '**'): Promise<string[]> {
+    const compiled = compileKeyPattern(pattern);
+    const keys = await this.store.keys({ pattern: compiled, scope: this.access.readScope(principal) });
+    return keys.filter(this.access.readFilter(principal));
+  }
+
+  /** The next tree level below a folder: keys as they are, sub-folders ending in `/`. */
+  async children(principal: Principal | null, pattern?: unknown): Promise<string[]> {
+    const parent = parseChildrenPattern(pattern);
+    const children = await this.store.children(parent, this.access.readScope(principal));
+    const readable = this.access.readFilter(principal);
+    return children.filter((child) => child.endsWith('/') || readable(child));
+  }
+
+  /** Creates a property, or applies the exist strategy (default `update`, as the real product does). */
+  async create(
+    principal: Principal | null,
+    input: CreatePropertyInput,
+    ifExists: ExistStrategy = 'update',
+  ): Promise<SaveResult> {
+    const key = normalizePropertyKey(input.key);
+    this.access.assertWrite(principal, key);
+    const stored = storedForm(key, input.value, input.type);
+    if (objectKeyOf(key)) {
+      const current = await this.store.get(key);
+      const value = stored.value !== undefined ? stored.value : (current?.value ?? null);
+      await this.validate(key, value, stored.type ?? current?.type ?? 'text/plain');
+    }
+    const result = await this.store.save(
+      {
+        key,
+        ...stored,
+        timeToLive: input.timeToLive as number | null | undefined,
+        defaultValue: input.defaultValue as JsonValue | undefined,
+      },
+      { ifExists, actor: principal?.uuid ?? null },
+    );
+    this.publish(result.changes, principal);
+    return result;
+  }
+
+  /** Sets the value of an existing property (PROPERTY_NOT_FOUND; CONFLICT when `version` is not current). */
+  async put(principal: Principal | null, input: PutPropertyInput): Promise<Property> {
+    const key = normalizePropertyKey(input.key);
+    this.access.assertWrite(principal, key);
+    const stored = storedForm(key, input.value === undefined ? null : input.value, input.type);
+    if (objectKeyOf(key)) {
+      const current = await this.store.get(key);
+      if (!current) throw notFound(key);
+      await this.validate(key, stored.value ?? null, stored.type ?? current.type);
+    }
+    const { property, changes } = await this.store.update(key, stored, {
+      expectedVersion: input.version,
+      actor: principal?.uuid ?? null,
+    });
+    this.publish(changes, principal);
+    return property;
+  }
+
+  /** Deletes one property (PROPERTY_NOT_FOUND when there is none). */
+  async delete(principal: Principal | null, rawKey: unknown): Promise<Property> {
+    const deleted = await this.remove(principal, rawKey);
+    if (!deleted) throw notFound(normalizePropertyKey(rawKey));
+    return deleted;
+  }
+
+  /** Deletes one property if it exists (`property.schema.delete`: nothing happens when it does not). */
+  async remove(principal: Principal | null, rawKey: unknown): Promise<Property | null> {
+    const key = normalizePropertyKey(rawKey);
+    this.access.assertWrite(principal, key);
+    const change = await this.store.delete(key, { actor: principal?.uuid ?? null });
+    if (!change) return null;
+    this.publish([change], principal);
+    return change.origin;
+  }
+
+  /**
+   * Deletes every property matching `pattern` that the principal can see; FORBIDDEN (and nothing deleted)
+   * when one of them may not be changed, e.g. a reserved app.
+   */
+  async deleteMatching(principal: Principal | null, pattern: unknown): Promise<Property[]> {
+    const compiled = compileKeyPattern(pattern);
+    const changes = await this.store.deleteMatching(
+      { pattern: compiled, scope: this.access.readScope(principal) },
+      {
+        actor: principal?.uuid ?? null,
+        guard: (p) => {
+          this.access.assertRead(principal, p.key);
+          this.access.assertWrite(principal, p.key);
+        },
+      },
+    );
+    this.publish(changes, principal);
+    return changes.map((c) => c.origin!);
+  }
+
+  /** Copies a property to `to`, overwriting what is there (attachments are not copied). */
+  async copy(principal: Principal | null, rawFrom: unknown, rawTo: unknown): Promise<Property> {
+    const from = normalizePropertyKey(rawFrom);
+    const to = normalizePropertyKey(rawTo);
+    this.access.assertRead(principal, from);
+    this.access.assertWrite(principal, to);
+    if (objectKeyOf(to)) {
+      const source = await this.store.get(from);
+      if (source) await this.validate(to, source.value, source.type);
+    }
+    const { property, changes } = await this.store.copy(from, to, { actor: principal?.uuid ?? null });
+    this.publish(changes, principal);
+    return property;
+  }
+
+  /** Moves a property with its attachments; PROPERTY_EXISTS when `to` is taken. */
+  async move(principal: Principal | null, rawFrom: unknown, rawTo: unknown): Promise<Property> {
+    const from = normalizePropertyKey(rawFrom);
+    const to = normalizePropertyKey(rawTo);
+    this.access.assertRead(principal, from);
+    this.access.assertWrite(principal, from);
+    this.access.assertWrite(principal, to);
+    if (objectKeyOf(to)) {
+      const source = await this.store.get(from);
+      if (source) await this.validate(to, source.value, source.type);
+    }
+    const { property, changes } = await this.store.move(from, to, { actor: principal?.uuid ?? null });
+    this.publish(changes, principal);
+    return property;
+  }
+
+  /** Deletes all expired properties in batches, publishing `property.deleted` for each; returns how many. */
+  async deleteExpired(batch = 500): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const changes = await this.store.deleteExpired(batch);
+      this.publish(changes, null);
+      total += changes.length;
+      if (changes.length < batch) return total;
+    }
+  }
+}

@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { isPipeworkError } from '../errors';
+import { type PelScope, compileExpression, evaluateTemplate } from './index';
+
+function evaluate(expr: string, scope: Partial<PelScope> = {}): unknown {
+  return compileExpression(expr).evaluate({ body: null, vars: {}, headers: {}, ...scope });
+}
+
+function codeOf(fn: () => unknown): string | null {
+  try {
+    fn();
+    return null;
+  } catch (e) {
+    return isPipeworkError(e) ? e.code : `raw ${String(e)}`;
+  }
+}
+
+class Account {
+  balance = 10;
+  secret(): string {
+    return 'hidden';
+  }
+  get computed(): number {
+    return 42;
+  }
+}
+
+describe('host objects in the scope', () => {
+  const hostile = {
+    fn: () => 'called',
+    account: new Account(),
+    map: new Map<string, unknown>([['k', 'v'], ['f', () => 1]]),
+    frozen: Object.freeze({ a: 1 }),
+    nullProto: Object.assign(Object.create(null) as object, { a: 1 }),
+    getter: Object.defineProperty({}, 'g', { get: () => 'from getter', enumerable: true }),
+    error: new Error('boom'),
+  };
+
+  it.each([
+    ['body.fn', null],
+    ['body.account.balance', 10],
+    ['body.account.secret', null],
+    ['body.account.computed', null],
+    ['body.map.k', 'v'],
+    ['body.map.f', null],
+    ['body.map.get(\'k\')', 'v'],
+    ['body.nullProto.a', 1],
+    ['body.error.message', 'boom'],
+    ['body.error.stack == null', false],
+    ['body.error.constructor', null],
+    ['body.account.keySet()', ['balance']],
+  ])('%s', (expr, expected) => {
+    expect(evaluate(expr, { body: hostile })).toEqual(expected);
+  });
+
+  it.each([
+    ['body.fn()', 'PEL_EVAL'],
+    ['body.account.secret()', 'PEL_EVAL'],
+    ['body.frozen.a = 2', 'PEL_EVAL'],
+    ['body.account.balance = 0', 'PEL_EVAL'],
+    ['body.error.message = \'x\'', 'PEL_EVAL'],
+  ])('refuses %s', (expr, code) => {
+    expect(codeOf(() => evaluate(expr, { body: hostile }))).toBe(code);
+  });
+
+  it('never writes through a prototype', () => {
+    const before = Object.getOwnPropertyNames(Object.prototype).length;
+    for (const expr of ['vars.__proto__.x = 1', "vars['__proto__'].x = 1", '#root.vars.constructor.x = 1', '{:}.put(\'__proto__\', 1)']) {
+      codeOf(() => evaluate(expr));
+    }
+    expect(Object.getOwnPropertyNames(Object.prototype).length).toBe(before);
+    expect(({} as Record<string, unknown>).x).toBeUndefined();
+  });
+
+  it('reads an own __proto__ key of JSON data as data', () => {
+    const body = JSON.parse('{"__proto__": {"admin": true}}') as unknown;
+    expect(evaluate("body['__proto__'].admin", { body })).toBe(true);
+    expect(evaluate('body.admin', { body })).toBeNull();
+  });
+});
+
+describe('robustness', () => {
+  const pieces = ['body', 'vars', '.', '?.', '[', ']', '(', ')', '{', '}', ':', ',', "'x'", '1', '0', '+', '/', '==', '?', '.?[', '.![', '#this', '@date', '@data.get', 'size()', 'null', 'and', 'not', '=', '#{', '^', '-', 'matches', "'(a+)+'", '__proto__', 'constructor'];
+
+  it('turns any input into a value or a PipeworkError, never a raw exception', () => {
+    let seed = 7;
+    const random = (): number => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed / 0x7fffffff;
+    };
+    for (let i = 0; i < 3000; i++) {
+      const n = 1 + Math.floor(random() * 8);
+      let expr = '';
+      for (let k = 0; k < n; k++) expr += pieces[Math.floor(random() * pieces.length)] + (random() < 0.3 ? ' ' : '');
+      const code = codeOf(() =>
+        evaluateTemplate(i % 2 === 0 ? expr : `#{${expr}}`, { body: { a: [1, 2] }, vars: { x: 'y' }, headers: {} }),
+      );
+      expect(code === null || !code.startsWith('raw'), `${expr}: ${code}`).toBe(true);
+    }
+  });
+});

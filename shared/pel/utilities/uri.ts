@@ -1,0 +1,108 @@
+/** `@uri`: percent-encoding, query strings and the parts of a URI (RFC 3986). */
+import { utilityError } from '../errors';
+import { FORBIDDEN_KEYS, isMapLike, ownKeys, readOwn, setEntry } from '../safety';
+import { templateText } from '../values';
+import { type UtilitySpec, map, text } from './support';
+
+function decode(fn: string, s: string, plusIsSpace: boolean): string {
+  try {
+    return decodeURIComponent(plusIsSpace ? s.replace(/\+/g, ' ') : s);
+  } catch {
+    throw utilityError(`${fn}: malformed percent-encoding in '${s}'`);
+  }
+}
+
+const URI =
+  /^(?:([a-zA-Z][a-zA-Z0-9+.-]*):)?(?:\/\/(?:([^@/?#]*)@)?(\[[^\]]*\]|[^:/?#]*)(?::(\d*))?)?([^?#]*)(?:\?([^#]*))?(?:#(.*))?$/;
+
+function parseQuery(fn: string, q: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const pair of q.replace(/^\?/, '').split('&')) {
+    if (pair === '') continue;
+    const eq = pair.indexOf('=');
+    const key = decode(fn, eq < 0 ? pair : pair.slice(0, eq), true);
+    const value = eq < 0 ? '' : decode(fn, pair.slice(eq + 1), true);
+    if (FORBIDDEN_KEYS.has(key)) continue;
+    const existing = Object.hasOwn(out, key) ? out[key] : undefined;
+    if (existing === undefined) setEntry(out, key, value);
+    else if (Array.isArray(existing)) existing.push(value);
+    else setEntry(out, key, [existing, value]);
+  }
+  return out;
+}
+
+export const uriUtility: UtilitySpec = {
+  name: 'uri',
+  doc: 'URIs: encoding, query strings, parts.',
+  functions: {
+    encode: {
+      signature: 'encode(text)',
+      doc: "Percent-encodes everything but unreserved characters: @uri.encode('a b&c') is 'a%20b%26c'.",
+      fn: (...a) => encodeURIComponent(text('encode', a, 0)),
+    },
+    decode: {
+      signature: 'decode(text)',
+      doc: 'Decodes percent-encoding.',
+      fn: (...a) => decode('decode', text('decode', a, 0), false),
+    },
+    encodePath: {
+      signature: 'encodePath(path)',
+      doc: "Percent-encodes each segment, keeping the '/'.",
+      fn: (...a) => text('encodePath', a, 0).split('/').map(encodeURIComponent).join('/'),
+    },
+    query: {
+      signature: 'query(map)',
+      doc: "A query string from a map (lists repeat the key): @uri.query({a: 1, b: 'x y'}) is 'a=1&b=x%20y'.",
+      fn: (...a) => {
+        const m = map('query', a, 0);
+        const pairs: string[] = [];
+        for (const k of ownKeys(m)) {
+          const v = readOwn(m, k);
+          for (const item of Array.isArray(v) ? v : [v]) {
+            pairs.push(`${encodeURIComponent(k)}=${encodeURIComponent(templateText(item))}`);
+          }
+        }
+        return pairs.join('&');
+      },
+    },
+    parseQuery: {
+      signature: 'parseQuery(query)',
+      doc: 'A map from a query string (repeated keys become lists).',
+      fn: (...a) => parseQuery('parseQuery', text('parseQuery', a, 0)),
+    },
+    parse: {
+      signature: 'parse(uri)',
+      doc: 'The parts: scheme, userInfo, host, port, path, query, fragment, params.',
+      fn: (...a) => {
+        const m = URI.exec(text('parse', a, 0));
+        if (!m) throw utilityError('parse: not a URI');
+        return {
+          scheme: m[1] ?? null,
+          userInfo: m[2] ?? null,
+          host: m[3] || null,
+          port: m[4] ? Number(m[4]) : null,
+          path: m[5] ?? '',
+          query: m[6] ?? null,
+          fragment: m[7] ?? null,
+          params: m[6] ? parseQuery('parse', m[6]) : {},
+        };
+      },
+    },
+    withQuery: {
+      signature: 'withQuery(uri, params)',
+      doc: 'The URI with the params appended to its query string.',
+      fn: (...a) => {
+        const uri = text('withQuery', a, 0);
+        const params = a[1];
+        if (!isMapLike(params)) throw utilityError('withQuery: params must be a map');
+        const q = ownKeys(params)
+          .map((k) => `${encodeURIComponent(k)}=${encodeURIComponent(templateText(readOwn(params, k)))}`)
+          .join('&');
+        if (q === '') return uri;
+        const hash = uri.indexOf('#');
+        const [base, fragment] = hash < 0 ? [uri, ''] : [uri.slice(0, hash), uri.slice(hash)];
+        return `${base}${base.includes('?') ? '&' : '?'}${q}${fragment}`;
+      },
+    },
+  },
+};
