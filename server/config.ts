@@ -15,6 +15,8 @@ export interface ServerConfig {
   /** Public base URL used as the token issuer (defaults to http://host:port). */
   publicUrl?: string;
   logLevel: string;
+  /** Deployment profiles (`PIPEWORK_PROFILES=test,dev`), readable as `@instance.profiles()`. */
+  profiles: string[];
   limits: {
     /** Buffered command input body. */
     commandBodyBytes: number;
@@ -49,6 +51,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     realm: env.PIPEWORK_REALM ?? 'pipework',
     publicUrl: env.PIPEWORK_PUBLIC_URL || undefined,
     logLevel: env.LOG_LEVEL ?? 'info',
+    profiles: (env.PIPEWORK_PROFILES ?? '')
+      .split(',')
+      .map((p) => p.trim())
+      .filter((p) => p !== ''),
     limits: {
       commandBodyBytes: intFrom(env, 'PIPEWORK_MAX_COMMAND_BODY', 10 * MiB),
       pipelineBodyBytes: intFrom(env, 'PIPEWORK_MAX_PIPELINE_BODY', 1 * MiB),

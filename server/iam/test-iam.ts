@@ -26,6 +26,7 @@ export function testConfig(overrides: Partial<ServerConfig> = {}): ServerConfig 
     realm: 'pipework',
     publicUrl: 'http://pipework.test',
     logLevel: 'silent',
+    profiles: [],
     limits: {
       commandBodyBytes: 1 << 20,
       pipelineBodyBytes: 1 << 20,

@@ -3,17 +3,18 @@ import type { Principal } from '../../shared/auth';
 import { defaultUtilities, type PelUtilities } from '../../shared/pel';
 import { userUtilityFactory } from '../iam/user-utility';
 import { propertyUtilityFactory } from '../store/property-utility';
+import { instanceUtilityFactory } from './instance-utility';
 import type { ServerServices } from '../services';
 
 /** Server-side utilities, each built for the principal the pipeline runs as. */
 export type UtilityFactory = (principal: Principal | null, services: ServerServices) => PelUtilities;
 
-/** Extra utility factories (e.g. `@user`, `@property`), registered by the modules that own them. */
-const factories: UtilityFactory[] = [userUtilityFactory, propertyUtilityFactory];
-
-export function registerUtilityFactory(factory: UtilityFactory): void {
-  factories.push(factory);
-}
+/** The server's utilities: `@user`, `@property`, `@instance`. */
+const factories: readonly UtilityFactory[] = [
+  userUtilityFactory,
+  propertyUtilityFactory,
+  instanceUtilityFactory,
+];
 
 export function utilitiesFor(services: ServerServices): (principal: Principal | null) => PelUtilities {
   return (principal) => {

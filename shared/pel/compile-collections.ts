@@ -1,10 +1,11 @@
 /** Collections: inline lists and maps, selection (`.?[]`, `.^[]`, `.$[]`) and projection (`.![]`). */
 import type { NodeOf } from './ast';
 import { type Site, pelError } from './errors';
-import { type Evaluator, type Runtime, checkListSize, tick } from './runtime';
-import { clean, ownKeys, readOwn, setEntry } from './safety';
+import { type Evaluator, type Runtime, checkClock, checkListSize } from './runtime';
+import { cleanData, ownKeys, readOwn, setEntry } from './safety';
 import { toBoolean, typeOf } from './values';
 import type { CompileContext, CompileFn } from './compile-context';
+import { SLOW, itemKernel } from './compile-kernels';
 
 export function compileList(node: NodeOf<'List'>, cx: CompileContext, compile: CompileFn): Evaluator {
   const elements = node.elements.map((e) => compile(e, cx));
@@ -46,6 +47,7 @@ export function compileSelection(
 ): Evaluator {
   const source = compile(node.object, cx);
   const predicate = compile(node.predicate, { ...cx, inLambda: true });
+  const kernel = itemKernel(node.predicate);
   const site: Site = { source: cx.source, start: node.object.end, end: node.end };
   const predicateSite: Site = { source: cx.source, start: node.predicate.start, end: node.predicate.end };
   const { kind, safe } = node;
@@ -59,19 +61,37 @@ export function compileSelection(
   const selectList = (rt: Runtime, list: unknown[]): unknown => {
     const saved = rt.thisValue;
     let result: unknown;
-    if (kind === 'all') {
+    // The clock is read when a loop starts and every 1,024 items (see Runtime.deadline).
+    if (kind === 'all' && kernel) {
       const out: unknown[] = [];
-      for (let i = 0; i < list.length; i++) {
-        const item = clean(list[i]);
-        if (test(rt, item)) out.push(item);
-        tick(rt, site);
+      const n = list.length;
+      for (let i = 0; i < n; i++) {
+        if ((i & 1023) === 0) checkClock(rt, site);
+        const item = list[i];
+        const r = kernel(item);
+        if (r === true) out.push(item);
+        else if (r !== false) {
+          const clean = cleanData(item);
+          if (test(rt, clean)) out.push(clean);
+        }
+      }
+      result = out;
+    } else if (kind === 'all') {
+      const out: unknown[] = [];
+      const n = list.length;
+      for (let i = 0; i < n; i++) {
+        if ((i & 1023) === 0) checkClock(rt, site);
+        const item = cleanData(list[i]);
+        rt.thisValue = item;
+        const r = predicate(rt);
+        if (r === true || (r !== false && toBoolean(r, predicateSite))) out.push(item);
       }
       result = out;
     } else if (kind === 'first') {
       result = null;
       for (let i = 0; i < list.length; i++) {
-        const item = clean(list[i]);
-        tick(rt, site);
+        if ((i & 1023) === 0) checkClock(rt, site);
+        const item = cleanData(list[i]);
         if (test(rt, item)) {
           result = item;
           break;
@@ -79,9 +99,9 @@ export function compileSelection(
       }
     } else {
       result = null;
-      for (let i = list.length - 1; i >= 0; i--) {
-        const item = clean(list[i]);
-        tick(rt, site);
+      for (let i = list.length - 1, k = 0; i >= 0; i--, k++) {
+        if ((k & 1023) === 0) checkClock(rt, site);
+        const item = cleanData(list[i]);
         if (test(rt, item)) {
           result = item;
           break;
@@ -115,17 +135,30 @@ export function compileProjection(
 ): Evaluator {
   const source = compile(node.object, cx);
   const mapper = compile(node.mapper, { ...cx, inLambda: true });
+  const kernel = itemKernel(node.mapper);
   const site: Site = { source: cx.source, start: node.object.end, end: node.end };
   const safe = node.safe;
 
   const project = (rt: Runtime, list: unknown[]): unknown[] => {
     const saved = rt.thisValue;
     const n = list.length;
-    const out = new Array<unknown>(n);
-    for (let i = 0; i < n; i++) {
-      rt.thisValue = clean(list[i]);
-      out[i] = mapper(rt);
-      tick(rt, site);
+    const out: unknown[] = [];
+    if (kernel) {
+      for (let i = 0; i < n; i++) {
+        if ((i & 1023) === 0) checkClock(rt, site);
+        const r = kernel(list[i]);
+        if (r !== SLOW) out.push(r);
+        else {
+          rt.thisValue = cleanData(list[i]);
+          out.push(mapper(rt));
+        }
+      }
+    } else {
+      for (let i = 0; i < n; i++) {
+        if ((i & 1023) === 0) checkClock(rt, site);
+        rt.thisValue = cleanData(list[i]);
+        out.push(mapper(rt));
+      }
     }
     rt.thisValue = saved;
     return out;

@@ -3,7 +3,7 @@ import type { NodeOf, PelNode } from './ast';
 import { type Site, pelError } from './errors';
 import { BINARY_OPERATORS, type BinaryOperatorSpec, type OperatorSite, UNARY_OPERATORS } from './operators';
 import type { Evaluator } from './runtime';
-import { readOwn } from './safety';
+import { isPlainSafeKey, readOwn } from './safety';
 import { isRootName } from './types';
 import { toBoolean } from './values';
 import { readIndex, readLambdaName, readProperty, readRoot, rootObject } from './compile-access';
@@ -111,7 +111,21 @@ export function compileNode(node: PelNode, cx: CompileContext): Evaluator {
 function compileIdentifier(node: NodeOf<'Identifier'>, cx: CompileContext): Evaluator {
   const name = node.name;
   const site = siteOf(node, cx);
-  if (cx.inLambda) return (rt) => readLambdaName(rt, name, site);
+  if (cx.inLambda) {
+    if (!isPlainSafeKey(name) || isRootName(name)) return (rt) => readLambdaName(rt, name, site);
+    // Fast path for a plain item that has the key (see compileProperty); everything else takes the full rules.
+    return (rt) => {
+      const t = rt.thisValue;
+      if (typeof t === 'object' && t !== null) {
+        const proto: unknown = Object.getPrototypeOf(t);
+        if (proto === Object.prototype || proto === null) {
+          const v = (t as Record<string, unknown>)[name];
+          if (v !== undefined) return typeof v === 'function' || typeof v === 'symbol' ? null : v;
+        }
+      }
+      return readLambdaName(rt, name, site);
+    };
+  }
   switch (name) {
     case 'body':
       return (rt) => readRoot(rt, 'body');
@@ -142,7 +156,19 @@ function compileProperty(node: NodeOf<'Property'>, cx: CompileContext): Evaluato
   const name = node.name;
   const safe = node.safe;
   const site: Site = { source: cx.source, start: node.nameStart, end: node.end };
-  return (rt) => readProperty(object(rt), name, safe, site);
+  if (!isPlainSafeKey(name)) return (rt) => readProperty(object(rt), name, safe, site);
+  // Fast path: on a plain object a key that Object.prototype lacks can only be found as an own property.
+  return (rt) => {
+    const o = object(rt);
+    if (typeof o === 'object' && o !== null) {
+      const proto: unknown = Object.getPrototypeOf(o);
+      if (proto === Object.prototype || proto === null) {
+        const v = (o as Record<string, unknown>)[name];
+        return v === undefined || typeof v === 'function' || typeof v === 'symbol' ? null : v;
+      }
+    }
+    return readProperty(o, name, safe, site);
+  };
 }
 
 function compileUnary(node: NodeOf<'Unary'>, cx: CompileContext): Evaluator {
@@ -177,5 +203,27 @@ function compileBinary(node: NodeOf<'Binary'>, cx: CompileContext): Evaluator {
     decimal: isDecimal(node.left) || isDecimal(node.right),
   };
   const apply = spec.apply;
-  return (rt) => apply(left(rt), right(rt), site, rt);
+  const numeric = spec.numeric;
+  if (!numeric) return (rt) => apply(left(rt), right(rt), site, rt);
+  // Fast paths for numbers (the table's `numeric`), with a constant right operand folded in.
+  if (node.right.type === 'Literal' && typeof node.right.value === 'number') {
+    const c = node.right.value;
+    return (rt) => {
+      const a = left(rt);
+      if (typeof a === 'number') {
+        const r = numeric(a, c);
+        if (r !== undefined) return r;
+      }
+      return apply(a, c, site, rt);
+    };
+  }
+  return (rt) => {
+    const a = left(rt);
+    const b = right(rt);
+    if (typeof a === 'number' && typeof b === 'number') {
+      const r = numeric(a, b);
+      if (r !== undefined) return r;
+    }
+    return apply(a, b, site, rt);
+  };
 }

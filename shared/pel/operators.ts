@@ -21,7 +21,15 @@ export interface BinaryOperatorSpec {
   /** `and`/`or`: the compiler short-circuits them; `apply` then combines two booleans. */
   readonly logical?: boolean;
   readonly apply: BinaryImpl;
+  /**
+   * The same operator on two numbers, for the compiler's fast path; it returns undefined when the
+   * general `apply` must decide (an overflow, a division that may truncate or fail).
+   */
+  readonly numeric?: (a: number, b: number) => number | boolean | undefined;
 }
+
+/** A finite number, or undefined (x - x is 0 only for finite x). */
+const ok = (r: number): number | undefined => (r - r === 0 ? r : undefined);
 
 function finite(n: number, site: Site): number {
   if (!Number.isFinite(n)) throw pelError('NOT_FINITE', site);
@@ -101,17 +109,17 @@ const logical: BinaryImpl = () => {
 export const BINARY_OPERATORS = {
   or: { spellings: ['or', '||'], precedence: 10, logical: true, apply: logical },
   and: { spellings: ['and', '&&'], precedence: 20, logical: true, apply: logical },
-  eq: { spellings: ['==', 'eq'], precedence: 30, apply: (a, b) => deepEquals(a, b) },
-  ne: { spellings: ['!=', 'ne'], precedence: 30, apply: (a, b) => !deepEquals(a, b) },
-  lt: { spellings: ['<', 'lt'], precedence: 30, apply: compare((c) => c < 0) },
-  le: { spellings: ['<=', 'le'], precedence: 30, apply: compare((c) => c <= 0) },
-  gt: { spellings: ['>', 'gt'], precedence: 30, apply: compare((c) => c > 0) },
-  ge: { spellings: ['>=', 'ge'], precedence: 30, apply: compare((c) => c >= 0) },
+  eq: { spellings: ['==', 'eq'], precedence: 30, apply: (a, b) => deepEquals(a, b), numeric: (a, b) => a === b },
+  ne: { spellings: ['!=', 'ne'], precedence: 30, apply: (a, b) => !deepEquals(a, b), numeric: (a, b) => a !== b },
+  lt: { spellings: ['<', 'lt'], precedence: 30, apply: compare((c) => c < 0), numeric: (a, b) => a < b },
+  le: { spellings: ['<=', 'le'], precedence: 30, apply: compare((c) => c <= 0), numeric: (a, b) => a <= b },
+  gt: { spellings: ['>', 'gt'], precedence: 30, apply: compare((c) => c > 0), numeric: (a, b) => a > b },
+  ge: { spellings: ['>=', 'ge'], precedence: 30, apply: compare((c) => c >= 0), numeric: (a, b) => a >= b },
   matches: { spellings: ['matches'], precedence: 30, apply: matches },
   between: { spellings: ['between'], precedence: 30, apply: between },
-  add: { spellings: ['+'], precedence: 40, apply: add },
-  sub: { spellings: ['-'], precedence: 40, apply: subtract },
-  mul: { spellings: ['*'], precedence: 50, apply: multiply },
+  add: { spellings: ['+'], precedence: 40, apply: add, numeric: (a, b) => ok(a + b) },
+  sub: { spellings: ['-'], precedence: 40, apply: subtract, numeric: (a, b) => ok(a - b) },
+  mul: { spellings: ['*'], precedence: 50, apply: multiply, numeric: (a, b) => ok(a * b) },
   div: { spellings: ['/', 'div'], precedence: 50, apply: divide },
   mod: { spellings: ['%', 'mod'], precedence: 50, apply: modulo },
   pow: { spellings: ['^'], precedence: 60, rightAssociative: true, apply: power },

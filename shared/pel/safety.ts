@@ -30,11 +30,41 @@ const INTRINSICS: ReadonlySet<unknown> = new Set<unknown>([
   Reflect,
 ]);
 
-/** What a value read from host data becomes in PEL: functions and intrinsics are invisible, undefined is null. */
+/**
+ * What a value handed over by the host (a root, a utility's result) becomes in PEL: functions, symbols and
+ * intrinsic objects are invisible, undefined is null.
+ */
 export function clean(v: unknown): unknown {
   if (v === undefined || typeof v === 'function' || typeof v === 'symbol') return null;
   if (typeof v === 'object' && v !== null && INTRINSICS.has(v)) return null;
   return v;
+}
+
+/**
+ * What a value read from inside data becomes: functions and symbols are invisible, undefined is null.
+ * (Intrinsics cannot be written through anyway: `unwritableReason` refuses them.)
+ */
+export function cleanData(v: unknown): unknown {
+  return v === undefined || typeof v === 'function' || typeof v === 'symbol' ? null : v;
+}
+
+const OBJECT_PROTOTYPE_KEYS: ReadonlySet<string> = new Set([
+  ...Object.getOwnPropertyNames(Object.prototype),
+  ...FORBIDDEN_KEYS,
+]);
+
+/**
+ * True when reading `o[key]` on a plain object (prototype Object.prototype or null) can only find an own
+ * property: the key is not a member of Object.prototype. The compiler uses it for a fast path.
+ */
+export function isPlainSafeKey(key: string): boolean {
+  return !OBJECT_PROTOTYPE_KEYS.has(key);
+}
+
+/** True for objects whose prototype is Object.prototype or null (JSON data, object literals). */
+export function isPlainObject(o: object): boolean {
+  const proto: unknown = Object.getPrototypeOf(o);
+  return proto === Object.prototype || proto === null;
 }
 
 /** True for objects PEL treats as maps: anything non-null, non-array of type object. */
@@ -46,11 +76,11 @@ export function isMapLike(v: unknown): v is object {
 export function readOwn(target: object, key: string): unknown {
   const proto: unknown = Object.getPrototypeOf(target);
   if (proto === Object.prototype || proto === null) {
-    return Object.hasOwn(target, key) ? clean((target as Record<string, unknown>)[key]) : null;
+    return Object.hasOwn(target, key) ? cleanData((target as Record<string, unknown>)[key]) : null;
   }
-  if (target instanceof Map) return clean(target.get(key));
+  if (target instanceof Map) return cleanData(target.get(key));
   const d = Object.getOwnPropertyDescriptor(target, key);
-  return d !== undefined && 'value' in d ? clean(d.value) : null;
+  return d !== undefined && 'value' in d ? cleanData(d.value) : null;
 }
 
 /** True when the map has the key as an own data property (or Map entry). */

@@ -257,3 +257,15 @@ describe('runPipeline', () => {
     else expect((await failure(yaml)).code).toBe(code);
   });
 });
+
+describe('the runWhen header', () => {
+  it.each([
+    ['true', 'ran'],
+    ['false', 'skipped'],
+  ])('when %s', async (condition, expected) => {
+    const result = await run(
+      `headers:\n  runWhen: "#{${condition}}"\nbody: skipped\npipeline:\n  - set.body: ran\n`,
+    );
+    expect(result.body).toBe(expected);
+  });
+});

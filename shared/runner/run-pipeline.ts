@@ -141,7 +141,7 @@ class PipelineRun<S> {
     try {
       this.prepare();
       try {
-        await this.execRange(0, this.script.steps.length);
+        if (this.shouldRun()) await this.execRange(0, this.script.steps.length);
       } catch (error) {
         if (!(error instanceof ExitSignal)) throw error;
       }
@@ -156,6 +156,20 @@ class PipelineRun<S> {
       throw this.withTrace(error);
     } finally {
       if (this.timer) clearTimeout(this.timer);
+    }
+  }
+
+  /** The `runWhen` header: a condition evaluated with the headers; when false, no step runs. */
+  private shouldRun(): boolean {
+    const condition = this.scope.headers.runWhen;
+    if (condition === undefined) return true;
+    try {
+      return toCondition(condition, "The header 'runWhen'");
+    } catch (error) {
+      const place = this.script.sectionPositions?.headers?.runWhen;
+      throw isPipeworkError(error)
+        ? error.withDetails({ section: 'headers', name: 'runWhen', ...place })
+        : error;
     }
   }
 

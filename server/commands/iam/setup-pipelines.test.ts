@@ -24,8 +24,7 @@ describe('the app setup pipelines of the corpus run against a fresh server', () 
   });
 
   it.each(setups)('%s', async (file) => {
-    // `runWhen` asks `@instance.profiles()` (deployment profiles, not IAM; see the IAM report): left out here.
-    const source = readFileSync(path.join(apps, file), 'utf8').replace(/^\s*runWhen:.*$/m, '');
+    const source = readFileSync(path.join(apps, file), 'utf8');
     // Without the IGNORE policy, so that every step must really succeed.
     const strict = source.replace(/^\s*onCommandError:.*$/m, '');
     const r = await http(server.url, '/api/v3/pipeline', {

@@ -1,0 +1,123 @@
+/**
+ * Property store benchmarks, each against raw better-sqlite3 in the same run: a `**` listing that matches
+ * 1,000 of 100,000 properties, and how many properties a bulk publish creates per second.
+ */
+import { randomUUID } from 'node:crypto';
+import { median, type BenchReport } from './bench-report';
+import type { Principal } from '../shared/auth';
+import { startTestServer, type TestServer } from '../server/testing/test-server';
+
+const APPS = 100;
+const PER_APP = 1_000;
+const LIST_PATTERN = 'global/app/app-042/**';
+
+/** Seeds 100 apps of 1,000 properties each in one transaction (setup, not measured). */
+function seed(server: TestServer): void {
+  const { db } = server.services;
+  const insert = db.prepare(
+    `INSERT INTO property (uuid, key, value, type, created, version) VALUES (?, ?, ?, 'application/json', ?, 1)`,
+  );
+  db.transaction(() => {
+    for (let app = 0; app < APPS; app++) {
+      for (let i = 0; i < PER_APP; i++) {
+        const key = `global/app/app-${String(app).padStart(3, '0')}/object/order/v1/instance/${String(i).padStart(5, '0')}`;
+        insert.run(randomUUID(), key, JSON.stringify({ app, i, customer: `customer ${i}`, total: i * 3.5 }), Date.now());
+      }
+    }
+  }).immediate();
+}
+
+/** Operations per second of an async function: median of alternating rounds against the baseline. */
+async function compareAsync(ours: () => Promise<unknown>, baseline: () => unknown, rounds = 5, ms = 300) {
+  const rate = async (fn: () => unknown) => {
+    const start = performance.now();
+    let ops = 0;
+    while (performance.now() - start < ms) {
+      await fn();
+      ops++;
+    }
+    return (ops * 1000) / (performance.now() - start);
+  };
+  await rate(ours);
+  await rate(baseline);
+  const a: number[] = [];
+  const b: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    a.push(await rate(ours));
+    b.push(await rate(baseline));
+  }
+  return { ours: median(a), baseline: median(b) };
+}
+
+async function benchList(report: BenchReport, server: TestServer, user: Principal, admin: Principal) {
+  const { properties, db } = server.services;
+  const raw = db.prepare('SELECT * FROM property WHERE key >= ? AND key < ? ORDER BY key');
+  const [from, to] = ['global/app/app-042/', 'global/app/app-0420'];
+  const expected = raw.all(from, to).length;
+  const got = (await properties.list(user, LIST_PATTERN)).length;
+  if (got !== PER_APP || expected !== PER_APP) throw new Error(`listing returned ${got}, raw ${expected}`);
+  for (const [who, principal] of [
+    ['a user', user],
+    ['the admin', admin],
+  ] as const) {
+    const rates = await compareAsync(
+      () => properties.list(principal, LIST_PATTERN),
+      () => raw.all(from, to),
+    );
+    report.add({
+      name: `property.list ${LIST_PATTERN} (1,000 of 100,000, as ${who})`,
+      value: rates.ours,
+      unit: 'lists/s',
+      baseline: 'raw better-sqlite3 range query',
+      baselineValue: rates.baseline,
+    });
+  }
+}
+
+async function benchPublish(report: BenchReport, server: TestServer) {
+  const count = 1_500;
+  const connections = 8;
+  const { db } = server.services;
+  // The baseline: the same durable single-row inserts, one transaction (and one fsync) each.
+  const insert = db.prepare(
+    `INSERT INTO property (uuid, key, value, type, created, version) VALUES (?, ?, ?, 'application/yaml', ?, 1)`,
+  );
+  const started = performance.now();
+  for (let i = 0; i < count; i++) insert.run(randomUUID(), `global/app/raw/pipeline/p${i}`, `pipeline:\n  - log: ${i}\n`, Date.now());
+  const rawRate = (count * 1000) / (performance.now() - started);
+
+  // Ours: what `pi publish` does, one property.schema.put per file over HTTP, several at a time.
+  let next = 0;
+  const publishOne = async () => {
+    for (let i = next++; i < count; i = next++) {
+      const response = await fetch(
+        `${server.url}/api/v3/command/property.schema.put?key=global/app/pub/pipeline/p${i}&type=application/yaml;type=pipeline`,
+        { method: 'POST', headers: { authorization: server.adminAuth, 'content-type': 'application/yaml' }, body: `pipeline:\n  - log: ${i}\n` },
+      );
+      if (response.status !== 200) throw new Error(`publish answered ${response.status}: ${await response.text()}`);
+    }
+  };
+  const publishStart = performance.now();
+  await Promise.all(Array.from({ length: connections }, publishOne));
+  const httpRate = (count * 1000) / (performance.now() - publishStart);
+  report.add({
+    name: `bulk publish: property.schema.put over HTTP (${connections} clients)`,
+    value: httpRate,
+    unit: 'props/s',
+    baseline: 'raw better-sqlite3 durable insert',
+    baselineValue: rawRate,
+  });
+}
+
+export default async function (report: BenchReport): Promise<void> {
+  const server = await startTestServer();
+  try {
+    const { iam } = server.services;
+    seed(server);
+    const user = await iam.createUser({ username: 'bench-user', password: 'bench-pw', roles: ['ROLE_DEVELOPER'] });
+    await benchList(report, server, user, iam.principalByUsername('admin')!);
+    await benchPublish(report, server);
+  } finally {
+    await server.close();
+  }
+}
