@@ -27,7 +27,11 @@ interface Scenario {
   js: (scope: PelScope) => unknown;
 }
 
-const items: Item[] = Array.from({ length: 10_000 }, (_v, i) => ({ id: i, name: `item-${i}`, price: (i * 7919) % 1000 }));
+const items: Item[] = Array.from({ length: 10_000 }, (_v, i) => ({
+  id: i,
+  name: `item-${i}`,
+  price: (i * 7919) % 1000,
+}));
 
 const scope: PelScope = {
   body: {
@@ -106,7 +110,10 @@ const scenarios: Scenario[] = [
     pel: 'body.items.?[price > 500].![name]',
     jexl: "body.items[.price > 500]|map('name')",
     jsonata: 'body.items[price > 500].name',
-    js: (s) => b(s).items.filter((x) => x.price > 500).map((x) => x.name),
+    js: (s) =>
+      b(s)
+        .items.filter((x) => x.price > 500)
+        .map((x) => x.name),
   },
   {
     name: 'template with two expressions',
@@ -184,8 +191,26 @@ export default async function (report: BenchReport): Promise<void> {
       j.push(await measureAsyncOpsPerSecond(jsonataRun, ms));
     }
     const ours = median(a);
-    report.add({ name: `pel ${s.name}`, value: ours, unit: 'ops/s', baseline: 'hand-written JavaScript', baselineValue: median(n) });
-    report.add({ name: `pel ${s.name}`, value: ours, unit: 'ops/s', baseline: 'jexl 2.3', baselineValue: median(x) });
-    report.add({ name: `pel ${s.name}`, value: ours, unit: 'ops/s', baseline: 'jsonata 2.2 (async API)', baselineValue: median(j) });
+    report.add({
+      name: `pel ${s.name}`,
+      value: ours,
+      unit: 'ops/s',
+      baseline: 'hand-written JavaScript',
+      baselineValue: median(n),
+    });
+    report.add({
+      name: `pel ${s.name}`,
+      value: ours,
+      unit: 'ops/s',
+      baseline: 'jexl 2.3',
+      baselineValue: median(x),
+    });
+    report.add({
+      name: `pel ${s.name}`,
+      value: ours,
+      unit: 'ops/s',
+      baseline: 'jsonata 2.2 (async API)',
+      baselineValue: median(j),
+    });
   }
 }

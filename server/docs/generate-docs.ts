@@ -5,9 +5,11 @@ import { CommandRegistry } from '../../shared/commands';
 import { serverCommands } from '../commands';
 import { renderCommandReference } from './command-reference';
 import { withErrorTable } from './error-reference';
+import { withRolesTable } from './roles-reference';
 
 export const COMMANDS_DOC = fileURLToPath(new URL('../../docs/commands.md', import.meta.url));
 export const API_DOC = fileURLToPath(new URL('../../docs/api.md', import.meta.url));
+export const AUTH_DOC = fileURLToPath(new URL('../../docs/auth.md', import.meta.url));
 
 /** What the generated documents should contain now. */
 export function generatedDocs(): { path: string; content: string }[] {
@@ -15,10 +17,11 @@ export function generatedDocs(): { path: string; content: string }[] {
   return [
     { path: COMMANDS_DOC, content: renderCommandReference(contracts) },
     { path: API_DOC, content: withErrorTable(readFileSync(API_DOC, 'utf8')) },
+    { path: AUTH_DOC, content: withRolesTable(readFileSync(AUTH_DOC, 'utf8')) },
   ];
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   for (const { path, content } of generatedDocs()) writeFileSync(path, content);
-  console.log('docs/commands.md and docs/api.md are up to date.');
+  console.log('docs/commands.md, docs/api.md and docs/auth.md are up to date.');
 }

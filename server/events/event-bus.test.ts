@@ -63,7 +63,11 @@ describe('EventBus', () => {
       return bus.publish('x', { origin: null, target: null }, { actor: 'u1' });
     });
     expect(event).toMatchObject({ depth: 2, actor: 'u1', timestamp: 7 });
-    expect(eventJson(event)).toEqual({ eventKey: 'x', payload: { origin: null, target: null }, timestamp: 7 });
+    expect(eventJson(event)).toEqual({
+      eventKey: 'x',
+      payload: { origin: null, target: null },
+      timestamp: 7,
+    });
     expect(bus.publish('y', null).depth).toBe(0);
   });
 });

@@ -45,9 +45,13 @@ export function eventBody(event: PipeworkEvent): Record<string, unknown> {
 
 /** The property keys an event is about (origin and target), for visibility checks. */
 export function keysOfEvent(event: PipeworkEvent): string[] {
-  const payload = event.payload as { origin?: { key?: unknown } | null; target?: { key?: unknown } | null } | null;
+  const payload = event.payload as {
+    origin?: { key?: unknown } | null;
+    target?: { key?: unknown } | null;
+  } | null;
   const keys: string[] = [];
-  for (const side of [payload?.origin, payload?.target]) if (typeof side?.key === 'string') keys.push(side.key);
+  for (const side of [payload?.origin, payload?.target])
+    if (typeof side?.key === 'string') keys.push(side.key);
   return keys;
 }
 
@@ -98,7 +102,10 @@ export class EventListenDispatcher {
     const matching = [...this.registrations.values()].filter((r) => r.eventKey === event.eventKey);
     if (matching.length === 0) return undefined;
     if (event.depth >= this.maxDepth) {
-      this.options.logger.warn({ eventKey: event.eventKey, depth: event.depth }, 'event listeners not run: too deep a chain');
+      this.options.logger.warn(
+        { eventKey: event.eventKey, depth: event.depth },
+        'event listeners not run: too deep a chain',
+      );
       return undefined;
     }
     return Promise.all(matching.map((registration) => this.trigger(registration, event)));
@@ -107,7 +114,10 @@ export class EventListenDispatcher {
   /** Keeps the index current when pipelines are stored, changed, moved or deleted. */
   private track(event: PipeworkEvent): void {
     if (!event.eventKey.startsWith('property.')) return;
-    const { origin, target } = (event.payload ?? {}) as { origin?: Property | null; target?: Property | null };
+    const { origin, target } = (event.payload ?? {}) as {
+      origin?: Property | null;
+      target?: Property | null;
+    };
     if (origin && isAppPipelineKey(origin.key)) this.registrations.delete(origin.key);
     if (target && isAppPipelineKey(target.key)) this.index(target);
   }
@@ -125,7 +135,9 @@ export class EventListenDispatcher {
       if (!keysOfEvent(event).every((key) => properties.access.canRead(principal, key))) return;
       const body = eventBody(event);
       if (registration.filter !== undefined && !this.passes(registration.filter, body, principal)) return;
-      await runAtEventDepth(event.depth + 1, () => this.options.run({ ...registration.script, body }, principal));
+      await runAtEventDepth(event.depth + 1, () =>
+        this.options.run({ ...registration.script, body }, principal),
+      );
       logger.debug(where, 'event listener ran');
     } catch (error) {
       logger.error({ ...where, err: error }, 'event listener failed');

@@ -1,3 +1,4 @@
+import type { Property } from '../../shared/property';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { http, type HttpResponse } from '../testing/http-client';
 import { startTestServer, type TestServer } from '../testing/test-server';
@@ -26,14 +27,19 @@ function put(key: string, value: unknown, auth = server.adminAuth): Promise<Http
 }
 /** Stores a pipeline the way `pi publish` does: its text as the body, so its expressions stay unevaluated. */
 function publish(key: string, yaml: string, auth = server.adminAuth): Promise<HttpResponse> {
-  return http(server.url, `/api/v3/command/property.schema.put?key=${key}&type=application/yaml;type=pipeline`, {
-    auth,
-    type: 'application/yaml',
-    body: yaml,
-  });
+  return http(
+    server.url,
+    `/api/v3/command/property.schema.put?key=${key}&type=application/yaml;type=pipeline`,
+    {
+      auth,
+      type: 'application/yaml',
+      body: yaml,
+    },
+  );
 }
 const exists = async (key: string) =>
-  (await http(server.url, `/api/v3/command/property.exists?key=${key}`, { auth: server.adminAuth })).json as boolean;
+  (await http(server.url, `/api/v3/command/property.exists?key=${key}`, { auth: server.adminAuth }))
+    .json as boolean;
 
 /** Waits until `check` holds, the event queue and listeners have settled in between. */
 async function eventually(check: () => Promise<boolean>, ms = 5000): Promise<void> {
@@ -49,8 +55,15 @@ async function eventually(check: () => Promise<boolean>, ms = 5000): Promise<voi
 /** Opens an SSE stream and collects its events until `stop()`. */
 async function follow(query: string, auth: string) {
   const controller = new AbortController();
-  const response = await fetch(`${server.url}/api/v3/events${query}`, { headers: { authorization: auth }, signal: controller.signal });
-  const events: { id: string; event: string; data: { eventKey: string; payload: { origin: any; target: any } } }[] = [];
+  const response = await fetch(`${server.url}/api/v3/events${query}`, {
+    headers: { authorization: auth },
+    signal: controller.signal,
+  });
+  const events: {
+    id: string;
+    event: string;
+    data: { eventKey: string; payload: { origin: Property | null; target: Property | null } };
+  }[] = [];
   let buffer = '';
   const reading = (async () => {
     const decoder = new TextDecoder();
@@ -62,9 +75,13 @@ async function follow(query: string, auth: string) {
           const block = buffer.slice(0, end);
           buffer = buffer.slice(end + 2);
           const fields = Object.fromEntries(
-            block.split('\n').filter((l) => !l.startsWith(':') && l.includes(': ')).map((l) => [l.slice(0, l.indexOf(': ')), l.slice(l.indexOf(': ') + 2)]),
+            block
+              .split('\n')
+              .filter((l) => !l.startsWith(':') && l.includes(': '))
+              .map((l) => [l.slice(0, l.indexOf(': ')), l.slice(l.indexOf(': ') + 2)]),
           );
-          if (fields.data) events.push({ id: fields.id!, event: fields.event!, data: JSON.parse(fields.data) });
+          if (fields.data)
+            events.push({ id: fields.id!, event: fields.event!, data: JSON.parse(fields.data) });
         }
       }
     } catch {
@@ -91,7 +108,13 @@ describe('GET /api/v3/events (Server-Sent Events)', () => {
     await http(server.url, '/api/v3/command/property.delete?key=global/sse/a', { auth: server.adminAuth });
     await eventually(async () => stream.events.length >= 3);
     await stream.stop();
-    expect(stream.events.map((e) => [e.event, e.data.payload.origin?.value ?? null, e.data.payload.target?.value ?? null])).toEqual([
+    expect(
+      stream.events.map((e) => [
+        e.event,
+        e.data.payload.origin?.value ?? null,
+        e.data.payload.target?.value ?? null,
+      ]),
+    ).toEqual([
       ['property.created', null, '1'],
       ['property.changed', '1', '2'],
       ['property.deleted', '2', null],
@@ -108,7 +131,7 @@ describe('GET /api/v3/events (Server-Sent Events)', () => {
     await Promise.all([annStream.stop(), benStream.stop()]);
     expect(JSON.stringify(annStream.events)).not.toContain('secret of ben');
     expect(JSON.stringify(benStream.events)).not.toContain('secret of ann');
-    expect(benStream.events.map((e) => e.data.payload.target.key)).toEqual([`user/${benUuid}/private`]);
+    expect(benStream.events.map((e) => e.data.payload.target?.key)).toEqual([`user/${benUuid}/private`]);
   });
 
   it('refuses bad parameters and anonymous callers', async () => {
@@ -132,13 +155,19 @@ describe('event.listen pipelines', () => {
 `;
 
   it('run on matching events, as the user who stored them, with the event as body', async () => {
-    const stored = await publish('global/app/inv/pipeline/on-create', listener("#{body.target.key.contains('/object/inv/v1/instance/')}", 'global/app/inv/seen'), ann);
+    const stored = await publish(
+      'global/app/inv/pipeline/on-create',
+      listener("#{body.target.key.contains('/object/inv/v1/instance/')}", 'global/app/inv/seen'),
+      ann,
+    );
     expect(stored.json.property.value).toContain('#{body.target.uuid}');
     await server.services.propertyJobs.ready;
     const created = await put('global/app/inv/object/inv/v1/instance/i-1', { amount: 3 });
     const uuid = created.json.property.uuid as string;
     await eventually(() => exists(`global/app/inv/seen/${uuid}`));
-    const seen = await http(server.url, `/api/v3/command/property.get?key=global/app/inv/seen/${uuid}`, { auth: server.adminAuth });
+    const seen = await http(server.url, `/api/v3/command/property.get?key=global/app/inv/seen/${uuid}`, {
+      auth: server.adminAuth,
+    });
     expect(seen.json.value).toBe('global/app/inv/object/inv/v1/instance/i-1');
     expect(await server.services.properties.store.authorOf(`global/app/inv/seen/${uuid}`)).toBe(annUuid);
   });
@@ -169,23 +198,38 @@ describe('event.listen pipelines', () => {
     await server.services.events.idle();
     await new Promise((r) => setTimeout(r, 100));
     await server.services.events.idle();
-    const keys = (await http(server.url, '/api/v3/command/property.keys?pattern=global/chain/*', { auth: server.adminAuth })).json as string[];
+    const keys = (
+      await http(server.url, '/api/v3/command/property.keys?pattern=global/chain/*', {
+        auth: server.adminAuth,
+      })
+    ).json as string[];
     expect(keys).toHaveLength(4); // the start, then one per level up to the depth limit (3)
   });
 
   it('are unregistered when their property is deleted', async () => {
-    await http(server.url, '/api/v3/command/property.delete?key=global/app/inv/pipeline/on-create', { auth: server.adminAuth });
+    await http(server.url, '/api/v3/command/property.delete?key=global/app/inv/pipeline/on-create', {
+      auth: server.adminAuth,
+    });
     await server.services.events.idle();
     const created = await put('global/app/inv/object/inv/v1/instance/i-4', { amount: 3 });
     await server.services.events.idle();
     expect(await exists(`global/app/inv/seen/${created.json.property.uuid}`)).toBe(false);
   });
 
+  it('pass the body on when run directly (GET form: no body, 204)', async () => {
+    const response = await http(server.url, '/api/v3/command/event.listen?key=property.created', {
+      auth: server.adminAuth,
+    });
+    expect(response.status).toBe(204);
+    const missing = await http(server.url, '/api/v3/command/event.listen', { auth: server.adminAuth });
+    expect([missing.status, missing.json.value.code]).toEqual([400, 'PARAM_INVALID']);
+  });
+
   it('pass the body on when run directly', async () => {
     const response = await http(server.url, '/api/v3/pipeline', {
       auth: server.adminAuth,
       type: 'application/yaml',
-      body: "body: {a: 1}\npipeline:\n  - event.listen:\n      key: property.created\n      filter: \"#{false}\"\n",
+      body: 'body: {a: 1}\npipeline:\n  - event.listen:\n      key: property.created\n      filter: "#{false}"\n',
     });
     expect(response.json).toEqual({ a: 1 });
   });

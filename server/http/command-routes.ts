@@ -37,7 +37,7 @@ export function commandHandler(services: ServerServices): RequestHandler {
       };
       const result = await executePipeline(services, script, {
         principal: res.locals.principal,
-        request: requestScope(req),
+        request: () => requestScope(req),
         signal: clientGoneSignal(req),
         traceId: res.locals.traceId,
       });

@@ -24,7 +24,7 @@ export function pipelineHandler(services: ServerServices): RequestHandler {
       const result = await executePipeline(services, script, {
         principal: res.locals.principal,
         trace,
-        request: requestScope(req),
+        request: () => requestScope(req),
         signal: clientGoneSignal(req),
         traceId: res.locals.traceId,
       });

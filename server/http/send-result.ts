@@ -13,8 +13,9 @@ export function sendResult(res: Response, value: unknown): void {
     return;
   }
   if (isBinaryContent(value)) {
-    res.status(200).setHeader('Content-Type', value.mimeType);
+    // `attachment` guesses a type from the file name: set ours after it.
     if (value.name) res.attachment(value.name);
+    res.status(200).setHeader('Content-Type', value.mimeType);
     res.end(Buffer.from(value.data.buffer, value.data.byteOffset, value.data.byteLength));
     return;
   }

@@ -18,22 +18,23 @@ export function traceRequests(logger: Logger): RequestHandler {
         : `${PREFIX}${(++counter).toString(16).padStart(6, '0')}`;
     res.locals.traceId = traceId;
     res.setHeader('X-Trace-Id', traceId);
-    const started = process.hrtime.bigint();
-    res.on('finish', () => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      const level = res.statusCode >= 500 ? 'error' : 'info';
-      logger[level](
-        {
-          traceId,
-          method: req.method,
-          path: req.path,
-          status: res.statusCode,
-          ms: Math.round(ms * 10) / 10,
-          user: res.locals.principal?.username,
-        },
-        'request',
-      );
-    });
+    if (logger.isLevelEnabled('info')) {
+      const started = performance.now();
+      res.on('finish', () => {
+        const level = res.statusCode >= 500 ? 'error' : 'info';
+        logger[level](
+          {
+            traceId,
+            method: req.method,
+            path: req.path,
+            status: res.statusCode,
+            ms: Math.round((performance.now() - started) * 10) / 10,
+            user: res.locals.principal?.username,
+          },
+          'request',
+        );
+      });
+    }
     next();
   };
 }

@@ -29,7 +29,11 @@ export interface PropertyServices {
 }
 
 /** The store on the server's database, with the IAM's app access rules. Jobs start with `startPropertyJobs`. */
-export function createPropertyServices(db: SqliteDatabase, iam: IamService, logger: Logger): PropertyServices {
+export function createPropertyServices(
+  db: SqliteDatabase,
+  iam: IamService,
+  logger: Logger,
+): PropertyServices {
   const events = new EventBus({ logger });
   const properties = new PropertyService({
     store: new SqlitePropertyStore(db),

@@ -37,7 +37,9 @@ function compileSchema(text: string | null, schemaKey: string): ValidateFunction
   }
   try {
     // A fresh ajv per schema: schemas with the same `$id` (two versions of one object) must not clash.
-    return new Ajv({ allErrors: false, strict: false, logger: false, formats: FORMATS }).compile(document as object);
+    return new Ajv({ allErrors: false, strict: false, logger: false, formats: FORMATS }).compile(
+      document as object,
+    );
   } catch (error) {
     throw invalidValue(`Schema '${schemaKey}' is not a valid JSON Schema: ${(error as Error).message}`);
   }
@@ -73,7 +75,8 @@ export class ObjectSchemaValidator {
       compileSchema(value, key);
       return;
     }
-    if (!isJsonType(type)) throw invalidValue(`An object instance is JSON: its type must be application/json, not '${type}'.`);
+    if (!isJsonType(type))
+      throw invalidValue(`An object instance is JSON: its type must be application/json, not '${type}'.`);
     const instance = parseJson(value, `instance '${key}'`);
     const schema = await readSchema(objectKey.schemaKey);
     if (!schema) return;
@@ -81,10 +84,13 @@ export class ObjectSchemaValidator {
     if (!validate(instance)) {
       const error = validate.errors![0]!;
       const where = error.instancePath || '/';
-      throw invalidValue(`The value does not match schema '${schema.key}': ${where} ${error.message ?? 'is invalid'}.`, {
-        schemaKey: schema.key,
-        instancePath: error.instancePath,
-      });
+      throw invalidValue(
+        `The value does not match schema '${schema.key}': ${where} ${error.message ?? 'is invalid'}.`,
+        {
+          schemaKey: schema.key,
+          instancePath: error.instancePath,
+        },
+      );
     }
   }
 }

@@ -44,7 +44,9 @@ describe('PropertyAccess', () => {
 
   it('raises FORBIDDEN naming reserved apps', () => {
     expect(() => access.assertWrite(admin, 'global/app/delivery/x')).toThrow(/reserved/);
-    expect(() => access.assertRead(alice, 'user/bob/x')).toThrow(expect.objectContaining({ code: 'FORBIDDEN' }));
+    expect(() => access.assertRead(alice, 'user/bob/x')).toThrow(
+      expect.objectContaining({ code: 'FORBIDDEN' }),
+    );
   });
 
   it('lets per-app rules narrow but never widen', () => {

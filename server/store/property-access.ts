@@ -6,12 +6,7 @@
  */
 import { isAdmin, type Principal } from '../../shared/auth';
 import { PipeworkError } from '../../shared/errors';
-import {
-  appFolderOf,
-  isReservedAppKey,
-  type AppFolder,
-  type KeyScope,
-} from '../../shared/property';
+import { appFolderOf, isReservedAppKey, type AppFolder, type KeyScope } from '../../shared/property';
 
 export type AccessMode = 'read' | 'write';
 
@@ -129,5 +124,4 @@ export class PropertyAccess {
   get scopeIsExact(): boolean {
     return this.appRules === undefined;
   }
-
 }

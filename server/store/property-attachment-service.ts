@@ -78,7 +78,12 @@ export class PropertyAttachmentService {
     return attachment;
   }
 
-  async readChunk(principal: Principal | null, rawKey: unknown, name: string, index: number): Promise<Uint8Array | undefined> {
+  async readChunk(
+    principal: Principal | null,
+    rawKey: unknown,
+    name: string,
+    index: number,
+  ): Promise<Uint8Array | undefined> {
     return this.store.readChunk(this.readable(principal, rawKey), name, index);
   }
 

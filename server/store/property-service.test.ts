@@ -1,11 +1,22 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makePrincipal, createTestPropertyService, errorCode, type TestPropertyService } from './test-fixtures';
+import type { Property } from '../../shared/property';
+import {
+  makePrincipal,
+  createTestPropertyService,
+  errorCode,
+  type TestPropertyService,
+} from './test-fixtures';
 
 const INVOICE_SCHEMA = readFileSync(
-  new URL('../../../shared/corpus/app-examples/global/app/invoiceform/object/invoiceform/v1/schema.json', import.meta.url),
+  new URL(
+    '../../../shared/corpus/app-examples/global/app/invoiceform/object/invoiceform/v1/schema.json',
+    import.meta.url,
+  ),
   'utf8',
 );
+
+type Payload = { origin: Property | null; target: Property | null };
 
 const admin = makePrincipal('admin', { admin: true });
 const alice = makePrincipal('alice', { groups: ['g1'] });
@@ -27,7 +38,11 @@ describe('PropertyService', () => {
       [7, undefined, { value: '7', type: 'application/json' }],
       [{ a: 1 }, 'application/vnd.x+json', { value: '{"a":1}', type: 'application/vnd.x+json' }],
       ['a: 1', 'application/yaml;type=pipeline', { value: 'a: 1', type: 'application/yaml;type=pipeline' }],
-      [new Uint8Array([1, 2, 3]), 'application/pdf', { value: 'AQID', type: 'application/pdf;encoding=base64' }],
+      [
+        new Uint8Array([1, 2, 3]),
+        'application/pdf',
+        { value: 'AQID', type: 'application/pdf;encoding=base64' },
+      ],
       [undefined, undefined, { value: null, type: 'text/plain' }],
     ])('stores %j with type %s', async (value, type, expected) => {
       const { property } = await t.service.create(alice, { key: 'global/v', value, type });
@@ -41,7 +56,9 @@ describe('PropertyService', () => {
     });
 
     it('rejects a type that is no mime type', async () => {
-      expect(await errorCode(t.service.create(alice, { key: 'global/v', value: 'x', type: 'no type' }))).toBe('PARAM_INVALID');
+      expect(await errorCode(t.service.create(alice, { key: 'global/v', value: 'x', type: 'no type' }))).toBe(
+        'PARAM_INVALID',
+      );
     });
   });
 
@@ -50,15 +67,21 @@ describe('PropertyService', () => {
       expect((await t.service.create(alice, { key: 'global/a', value: '1' })).result).toBe('create');
       expect((await t.service.create(alice, { key: 'global/a', value: '2' })).result).toBe('update');
       expect((await t.service.create(alice, { key: 'global/a', value: '3' }, 'skip')).result).toBe('skip');
-      expect(await errorCode(t.service.create(alice, { key: 'global/a', value: '4' }, 'error'))).toBe('PROPERTY_EXISTS');
+      expect(await errorCode(t.service.create(alice, { key: 'global/a', value: '4' }, 'error'))).toBe(
+        'PROPERTY_EXISTS',
+      );
       expect((await t.service.get(alice, 'global/a')).value).toBe('2');
     });
 
     it('puts only existing properties, with compare-and-swap', async () => {
-      expect(await errorCode(t.service.put(alice, { key: 'global/a', value: 'x' }))).toBe('PROPERTY_NOT_FOUND');
+      expect(await errorCode(t.service.put(alice, { key: 'global/a', value: 'x' }))).toBe(
+        'PROPERTY_NOT_FOUND',
+      );
       await t.service.create(alice, { key: 'global/a', value: '1' });
       await t.service.put(alice, { key: 'global/a', value: '2', version: 1 });
-      expect(await errorCode(t.service.put(alice, { key: 'global/a', value: '3', version: 1 }))).toBe('CONFLICT');
+      expect(await errorCode(t.service.put(alice, { key: 'global/a', value: '3', version: 1 }))).toBe(
+        'CONFLICT',
+      );
     });
 
     it('deletes one (or fails with PROPERTY_NOT_FOUND) and removes idempotently', async () => {
@@ -71,11 +94,17 @@ describe('PropertyService', () => {
     it('copies and moves within the rules', async () => {
       await t.service.create(bob, { key: 'user/bob/secret', value: 's' });
       await t.service.create(alice, { key: 'user/alice/mine', value: 'm' });
-      expect(await errorCode(t.service.copy(alice, 'user/bob/secret', 'user/alice/stolen'))).toBe('FORBIDDEN');
+      expect(await errorCode(t.service.copy(alice, 'user/bob/secret', 'user/alice/stolen'))).toBe(
+        'FORBIDDEN',
+      );
       expect(await errorCode(t.service.copy(alice, 'user/alice/mine', 'user/bob/gift'))).toBe('FORBIDDEN');
-      expect(await errorCode(t.service.move(alice, 'user/bob/secret', 'user/alice/stolen'))).toBe('FORBIDDEN');
+      expect(await errorCode(t.service.move(alice, 'user/bob/secret', 'user/alice/stolen'))).toBe(
+        'FORBIDDEN',
+      );
       expect((await t.service.copy(alice, 'user/alice/mine', 'global/shared')).value).toBe('m');
-      expect((await t.service.move(alice, 'user/alice/mine', 'user/alice/moved')).key).toBe('user/alice/moved');
+      expect((await t.service.move(alice, 'user/alice/mine', 'user/alice/moved')).key).toBe(
+        'user/alice/moved',
+      );
     });
   });
 
@@ -89,14 +118,21 @@ describe('PropertyService', () => {
       await t.service.create(admin, { key: 'tenant/t1/app/a/x', value: 't' });
     });
 
-    it.each([['**'], ['*/**'], ['user/**'], ['*/*/*'], ['user/*/*'], ['group/**'], ['*/bob/**'], ['**/b'], ['tenant/**']])(
-      'lists only what alice may read through %s',
-      async (pattern) => {
-        const keys = (await t.service.list(alice, pattern)).map((p) => p.key);
-        for (const key of keys) expect(key).toMatch(/^(global\/|user\/alice\/|group\/g1\/)/);
-        expect(await t.service.keys(alice, pattern)).toEqual(keys);
-      },
-    );
+    it.each([
+      ['**'],
+      ['*/**'],
+      ['user/**'],
+      ['*/*/*'],
+      ['user/*/*'],
+      ['group/**'],
+      ['*/bob/**'],
+      ['**/b'],
+      ['tenant/**'],
+    ])('lists only what alice may read through %s', async (pattern) => {
+      const keys = (await t.service.list(alice, pattern)).map((p) => p.key);
+      for (const key of keys) expect(key).toMatch(/^(global\/|user\/alice\/|group\/g1\/)/);
+      expect(await t.service.keys(alice, pattern)).toEqual(keys);
+    });
 
     it('lets admins list everything', async () => {
       expect(await t.service.keys(admin, '**')).toHaveLength(6);
@@ -112,7 +148,11 @@ describe('PropertyService', () => {
 
     it('deletes by pattern only what alice sees', async () => {
       const deleted = await t.service.deleteMatching(alice, '**');
-      expect(deleted.map((p) => p.key).sort()).toEqual(['global/app/x/config', 'group/g1/doc', 'user/alice/a']);
+      expect(deleted.map((p) => p.key).sort()).toEqual([
+        'global/app/x/config',
+        'group/g1/doc',
+        'user/alice/a',
+      ]);
       expect(await t.service.keys(admin, '**')).toEqual(['group/g2/doc', 'tenant/t1/app/a/x', 'user/bob/b']);
     });
 
@@ -147,13 +187,16 @@ describe('PropertyService', () => {
     });
 
     it('may be read and copied out', async () => {
-      expect((await t.service.copy(alice, 'global/app/delivery/config', 'global/app/mine/config')).value).toBe('built-in');
+      expect(
+        (await t.service.copy(alice, 'global/app/delivery/config', 'global/app/mine/config')).value,
+      ).toBe('built-in');
     });
   });
 
   describe('object schemas', () => {
     const schemaKey = 'global/app/invoiceform/object/invoiceform/v1/schema';
-    const instanceKey = 'global/app/invoiceform/object/invoiceform/v1/instance/0b7c2f4e-1f7a-4d1e-9c41-3b1b1e0e6b11';
+    const instanceKey =
+      'global/app/invoiceform/object/invoiceform/v1/instance/0b7c2f4e-1f7a-4d1e-9c41-3b1b1e0e6b11';
     beforeEach(async () => {
       await t.service.create(admin, { key: schemaKey, value: INVOICE_SCHEMA, type: 'application/json' });
     });
@@ -178,7 +221,9 @@ describe('PropertyService', () => {
 
     it('validates put, copy and move into instances too', async () => {
       await t.service.create(alice, { key: instanceKey, value: { senderName: 'ok' } });
-      expect(await errorCode(t.service.put(alice, { key: instanceKey, value: { senderName: 1 } }))).toBe('PARAM_INVALID');
+      expect(await errorCode(t.service.put(alice, { key: instanceKey, value: { senderName: 1 } }))).toBe(
+        'PARAM_INVALID',
+      );
       await t.service.create(alice, { key: 'global/bad', value: { senderName: 1 } });
       const other = instanceKey.replace(/[^/]+$/, 'other');
       expect(await errorCode(t.service.copy(alice, 'global/bad', other))).toBe('PARAM_INVALID');
@@ -187,13 +232,17 @@ describe('PropertyService', () => {
 
     it('refuses a schema that does not compile', async () => {
       const bad = schemaKey.replace('v1', 'v2');
-      expect(await errorCode(t.service.create(admin, { key: bad, value: '{"type": 12}' }))).toBe('PARAM_INVALID');
+      expect(await errorCode(t.service.create(admin, { key: bad, value: '{"type": 12}' }))).toBe(
+        'PARAM_INVALID',
+      );
       expect(await errorCode(t.service.create(admin, { key: bad, value: 'nope' }))).toBe('PARAM_INVALID');
     });
 
     it('uses a changed schema at once', async () => {
       await t.service.create(admin, { key: schemaKey, value: { type: 'object', required: ['must'] } });
-      expect(await errorCode(t.service.create(alice, { key: instanceKey, value: { senderName: 'x' } }))).toBe('PARAM_INVALID');
+      expect(await errorCode(t.service.create(alice, { key: instanceKey, value: { senderName: 'x' } }))).toBe(
+        'PARAM_INVALID',
+      );
     });
   });
 
@@ -204,7 +253,13 @@ describe('PropertyService', () => {
       await t.service.delete(alice, 'global/e');
       expect(await errorCode(t.service.create(alice, { key: 'user/bob/x', value: '1' }))).toBe('FORBIDDEN');
       await t.events.idle();
-      expect(t.seen.map((e) => [e.eventKey, (e.payload as any).origin?.value ?? null, (e.payload as any).target?.value ?? null])).toEqual([
+      expect(
+        t.seen.map((e) => [
+          e.eventKey,
+          (e.payload as Payload).origin?.value ?? null,
+          (e.payload as Payload).target?.value ?? null,
+        ]),
+      ).toEqual([
         ['property.created', null, '1'],
         ['property.changed', '1', '2'],
         ['property.deleted', '2', null],
@@ -226,7 +281,11 @@ describe('PropertyService', () => {
       expect(await t.service.exists(alice, 'global/t1')).toBe(false);
       expect(await t.service.deleteExpired(1)).toBe(1);
       await t.events.idle();
-      expect(t.seen.map((e) => e.eventKey)).toEqual(['property.created', 'property.created', 'property.deleted']);
+      expect(t.seen.map((e) => e.eventKey)).toEqual([
+        'property.created',
+        'property.created',
+        'property.deleted',
+      ]);
       expect(t.seen[2]!.actor).toBeNull();
     });
   });

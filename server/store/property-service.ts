@@ -56,10 +56,14 @@ function notFound(key: string): PipeworkError {
  * (JSON, base64), and strings none, so an update keeps the type the property has. Object instances are JSON.
  */
 function storedForm(key: string, value: unknown, rawType: unknown): { value?: string | null; type?: string } {
-  const type = normalizePropertyType(rawType) ?? (objectKeyOf(key)?.kind === 'instance' ? 'application/json' : undefined);
+  const type =
+    normalizePropertyType(rawType) ??
+    (objectKeyOf(key)?.kind === 'instance' ? 'application/json' : undefined);
   if (value === undefined) return type ? { type } : {};
   const stored = toStoredValue(value, type);
-  return typeof value === 'string' || value === null ? { value: stored.value, ...(type ? { type } : {}) } : stored;
+  return typeof value === 'string' || value === null
+    ? { value: stored.value, ...(type ? { type } : {}) }
+    : stored;
 }
 
 /** The parent folder of a `property.keys.children` pattern: `a/b`, `a/b/` and `a/b/*` all mean `a/b`; none or `/` the top. */
@@ -70,9 +74,13 @@ export function parseChildrenPattern(raw: unknown): string | null {
   else if (base.endsWith('/')) base = base.slice(0, -1);
   if (base === '' || base === '*') return null;
   if (base.includes('*')) {
-    throw new PipeworkError('KEY_INVALID', `Nested patterns are not supported here: '${text.slice(0, 80)}'.`, {
-      parameter: 'pattern',
-    });
+    throw new PipeworkError(
+      'KEY_INVALID',
+      `Nested patterns are not supported here: '${text.slice(0, 80)}'.`,
+      {
+        parameter: 'pattern',
+      },
+    );
   }
   return isPropertyRoot(base) ? base : normalizePropertyKey(base);
 }
@@ -94,9 +102,13 @@ export class PropertyService {
   /** Publishes each committed change as `property.<kind>` with `{origin, target}`. */
   private publish(changes: readonly PropertyChange[], principal: Principal | null): void {
     for (const change of changes) {
-      this.events.publish(`property.${change.kind}`, { origin: change.origin, target: change.target }, {
-        actor: principal?.uuid ?? null,
-      });
+      this.events.publish(
+        `property.${change.kind}`,
+        { origin: change.origin, target: change.target },
+        {
+          actor: principal?.uuid ?? null,
+        },
+      );
     }
   }
 

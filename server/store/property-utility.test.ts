@@ -1,7 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BinaryContent } from '../../shared/values';
 import { createPropertyUtility } from './property-utility';
-import { createTestPropertyService, errorCode, makePrincipal, type TestPropertyService } from './test-fixtures';
+import {
+  createTestPropertyService,
+  errorCode,
+  makePrincipal,
+  type TestPropertyService,
+} from './test-fixtures';
 
 const admin = makePrincipal('admin', { admin: true });
 const alice = makePrincipal('alice');
@@ -10,9 +15,16 @@ describe('@property', () => {
   let t: TestPropertyService;
   beforeEach(async () => {
     t = createTestPropertyService();
-    await t.service.create(admin, { key: 'global/app/a/config/app', value: { recipient: 'x@example.com', deep: { n: 1 } } });
+    await t.service.create(admin, {
+      key: 'global/app/a/config/app',
+      value: { recipient: 'x@example.com', deep: { n: 1 } },
+    });
     await t.service.create(admin, { key: 'global/app/a/text', value: 'hello' });
-    await t.service.create(admin, { key: 'global/app/a/file', value: new Uint8Array([1, 2]), type: 'application/pdf' });
+    await t.service.create(admin, {
+      key: 'global/app/a/file',
+      value: new Uint8Array([1, 2]),
+      type: 'application/pdf',
+    });
     await t.service.create(admin, { key: 'user/bob/secret', value: 'bob only' });
   });
   afterEach(() => t.close());
@@ -26,7 +38,10 @@ describe('@property', () => {
     expect(p.value!('global/app/a/text')).toBe('hello');
     expect(p.value!('global/app/a/file')).toBeInstanceOf(BinaryContent);
     expect(p.get!('global/app/a/text')).toMatchObject({ key: 'global/app/a/text', version: 1 });
-    expect(p.values!('global/app/a/*')).toEqual([new BinaryContent(new Uint8Array([1, 2]), 'application/pdf'), 'hello']);
+    expect(p.values!('global/app/a/*')).toEqual([
+      new BinaryContent(new Uint8Array([1, 2]), 'application/pdf'),
+      'hello',
+    ]);
     expect(p.exists!('global/app/a/text')).toBe(true);
   });
 

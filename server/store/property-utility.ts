@@ -55,5 +55,7 @@ export function propertyUtilityFactory(
 ): { property?: PelUtility } {
   const store = services.properties.store as Partial<SyncPropertyReader>;
   if (typeof store.getSync !== 'function' || typeof store.listSync !== 'function') return {};
-  return { property: createPropertyUtility(store as SyncPropertyReader, services.properties.access, principal) };
+  return {
+    property: createPropertyUtility(store as SyncPropertyReader, services.properties.access, principal),
+  };
 }

@@ -56,27 +56,38 @@ export class SqliteAttachmentStore implements AttachmentStore {
       insert: db.prepare(
         `INSERT INTO property_attachment (property_id, uuid, name, content_type, created, pending) VALUES (?, ?, ?, ?, ?, ?)`,
       ),
-      setMeta: db.prepare('UPDATE property_attachment SET content_type = ?, length = ?, chunks = ?, updated = ? WHERE id = ?'),
+      setMeta: db.prepare(
+        'UPDATE property_attachment SET content_type = ?, length = ?, chunks = ?, updated = ? WHERE id = ?',
+      ),
       publish: db.prepare(
         'UPDATE property_attachment SET pending = 0, length = ?, chunks = ?, updated = ? WHERE id = ? AND pending = 1',
       ),
       delete: db.prepare('DELETE FROM property_attachment WHERE id = ?'),
       deleteChunks: db.prepare('DELETE FROM property_attachment_chunk WHERE attachment_id = ?'),
-      insertChunk: db.prepare('INSERT INTO property_attachment_chunk (attachment_id, idx, data) VALUES (?, ?, ?)'),
-      replaceChunk: db.prepare('UPDATE property_attachment_chunk SET data = ? WHERE attachment_id = ? AND idx = ?'),
+      insertChunk: db.prepare(
+        'INSERT INTO property_attachment_chunk (attachment_id, idx, data) VALUES (?, ?, ?)',
+      ),
+      replaceChunk: db.prepare(
+        'UPDATE property_attachment_chunk SET data = ? WHERE attachment_id = ? AND idx = ?',
+      ),
       chunkLength: prepare<number>(
         'SELECT length(data) FROM property_attachment_chunk WHERE attachment_id = ? AND idx = ?',
       ).pluck(),
-      chunk: prepare<Buffer>('SELECT data FROM property_attachment_chunk WHERE attachment_id = ? AND idx = ?').pluck(),
+      chunk: prepare<Buffer>(
+        'SELECT data FROM property_attachment_chunk WHERE attachment_id = ? AND idx = ?',
+      ).pluck(),
       stalePending: db.prepare('DELETE FROM property_attachment WHERE pending = 1'),
     };
     this.tx = {
-      put: db.transaction((key: string, name: string, options: AttachmentPutOptions) => this.putNow(key, name, options)),
+      put: db.transaction((key: string, name: string, options: AttachmentPutOptions) =>
+        this.putNow(key, name, options),
+      ),
       putChunk: db.transaction((key: string, name: string, data: Uint8Array, index: number | undefined) =>
         this.putChunkNow(key, name, data, index),
       ),
-      publish: db.transaction((pendingId: number, key: string, name: string, length: number, chunks: number) =>
-        this.publishNow(pendingId, key, name, length, chunks),
+      publish: db.transaction(
+        (pendingId: number, key: string, name: string, length: number, chunks: number) =>
+          this.publishNow(pendingId, key, name, length, chunks),
       ),
     };
     // Uploads that were arriving when the process died never completed: drop them.
@@ -89,11 +100,17 @@ export class SqliteAttachmentStore implements AttachmentStore {
 
   private require(key: string, name: string): AttachmentRow {
     const row = this.find(key, name);
-    if (!row) throw new PipeworkError('NOT_FOUND', `Property '${key}' has no attachment '${name}'.`, { key, name });
+    if (!row)
+      throw new PipeworkError('NOT_FOUND', `Property '${key}' has no attachment '${name}'.`, { key, name });
     return row;
   }
 
-  private create(propertyId: number, name: string, contentType: string | undefined, pending: boolean): number {
+  private create(
+    propertyId: number,
+    name: string,
+    contentType: string | undefined,
+    pending: boolean,
+  ): number {
     const info = this.stmt.insert.run(
       propertyId,
       randomUUID(),
@@ -125,7 +142,12 @@ export class SqliteAttachmentStore implements AttachmentStore {
     return publicAttachment(this.stmt.byId.get(id)!);
   }
 
-  private putChunkNow(key: string, rawName: string, data: Uint8Array, index: number | undefined): PropertyAttachment {
+  private putChunkNow(
+    key: string,
+    rawName: string,
+    data: Uint8Array,
+    index: number | undefined,
+  ): PropertyAttachment {
     const name = checkAttachmentName(rawName);
     const propertyId = this.propertyIdOf(key);
     const existing = this.stmt.byName.get(propertyId, name);
@@ -133,7 +155,9 @@ export class SqliteAttachmentStore implements AttachmentStore {
     let { length, chunks } = existing ?? { length: 0, chunks: 0 };
     const at = index ?? chunks;
     if (!Number.isInteger(at) || at < 0 || at > chunks) {
-      throw new PipeworkError('PARAM_INVALID', `Chunk index ${at} is out of range 0..${chunks}.`, { parameter: 'index' });
+      throw new PipeworkError('PARAM_INVALID', `Chunk index ${at} is out of range 0..${chunks}.`, {
+        parameter: 'index',
+      });
     }
     if (at === chunks) {
       this.stmt.insertChunk.run(id, at, asBuffer(data));
@@ -147,13 +171,21 @@ export class SqliteAttachmentStore implements AttachmentStore {
     return publicAttachment(this.stmt.byId.get(id)!);
   }
 
-  private publishNow(pendingId: number, key: string, name: string, length: number, chunks: number): PropertyAttachment {
+  private publishNow(
+    pendingId: number,
+    key: string,
+    name: string,
+    length: number,
+    chunks: number,
+  ): PropertyAttachment {
     const propertyId = this.propertyIdOf(key);
     const old = this.stmt.byName.get(propertyId, name);
     if (old) this.stmt.delete.run(old.id);
     // Zero rows: the property was deleted (and the pending upload with it) while the content arrived.
     if (this.stmt.publish.run(length, chunks, this.clock(), pendingId).changes === 0) {
-      throw new PipeworkError('PROPERTY_NOT_FOUND', `Property '${key}' was deleted during the upload.`, { key });
+      throw new PipeworkError('PROPERTY_NOT_FOUND', `Property '${key}' was deleted during the upload.`, {
+        key,
+      });
     }
     return publicAttachment(this.stmt.byId.get(pendingId)!);
   }
@@ -193,7 +225,9 @@ export class SqliteAttachmentStore implements AttachmentStore {
       for await (const piece of source) {
         length += piece.byteLength;
         if (length > maxBytes) {
-          throw new PipeworkError('PAYLOAD_TOO_LARGE', `The attachment is larger than ${maxBytes} bytes.`, { maxBytes });
+          throw new PipeworkError('PAYLOAD_TOO_LARGE', `The attachment is larger than ${maxBytes} bytes.`, {
+            maxBytes,
+          });
         }
         pieces.push(asBuffer(piece));
         buffered += piece.byteLength;
@@ -226,7 +260,8 @@ export class SqliteAttachmentStore implements AttachmentStore {
     for (let index = 0; index < row.chunks; index++) {
       const data = this.stmt.chunk.get(row.id, index);
       // Missing: the attachment was replaced or deleted while it was being read.
-      if (data === undefined) throw new PipeworkError('CONFLICT', `Attachment '${name}' changed while it was read.`);
+      if (data === undefined)
+        throw new PipeworkError('CONFLICT', `Attachment '${name}' changed while it was read.`);
       yield data;
     }
   }

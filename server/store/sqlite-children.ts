@@ -25,9 +25,13 @@ function statementsFor(db: SqliteDatabase): ChildStatements {
         )
         .pluck(),
       seekOpen: db
-        .prepare<[string, number], string>(`SELECT key FROM property WHERE key > ? AND ${LIVE} ORDER BY key LIMIT 1`)
+        .prepare<[string, number], string>(
+          `SELECT key FROM property WHERE key > ? AND ${LIVE} ORDER BY key LIMIT 1`,
+        )
         .pluck(),
-      exact: db.prepare<[string, number], string>(`SELECT key FROM property WHERE key = ? AND ${LIVE}`).pluck(),
+      exact: db
+        .prepare<[string, number], string>(`SELECT key FROM property WHERE key = ? AND ${LIVE}`)
+        .pluck(),
     };
     cache.set(db, s);
   }

@@ -45,7 +45,9 @@ describe('SqlitePropertyStore specifics', () => {
     store = new SqlitePropertyStore(db);
     expect((await store.get('global/a'))!.value).toBe('x');
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(db.prepare("SELECT count(*) AS n FROM schema_migrations WHERE module = 'property'").get()).toEqual({ n: 1 });
+    expect(db.prepare("SELECT count(*) AS n FROM schema_migrations WHERE module = 'property'").get()).toEqual(
+      { n: 1 },
+    );
     db.close();
   });
 
@@ -60,7 +62,10 @@ describe('SqlitePropertyStore specifics', () => {
     })();
     void store.attachments.write('global/a', 'big', stuck);
     await new Promise((r) => setTimeout(r, 10));
-    expect((db.prepare('SELECT count(*) AS n FROM property_attachment WHERE pending = 1').get() as { n: number }).n).toBe(1);
+    expect(
+      (db.prepare('SELECT count(*) AS n FROM property_attachment WHERE pending = 1').get() as { n: number })
+        .n,
+    ).toBe(1);
     db.close();
     db = openDatabase(file);
     store = new SqlitePropertyStore(db);

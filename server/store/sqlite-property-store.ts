@@ -73,8 +73,12 @@ export class SqlitePropertyStore implements PropertyStore, SyncPropertyReader {
       rangeTo: prepare<PropertyRow>(
         `SELECT ${PROPERTY_COLUMNS} FROM property WHERE key >= ? AND key < ? AND ${LIVE} ORDER BY key`,
       ),
-      rangeOpen: prepare<PropertyRow>(`SELECT ${PROPERTY_COLUMNS} FROM property WHERE key >= ? AND ${LIVE} ORDER BY key`),
-      keysTo: prepare<string>(`SELECT key FROM property WHERE key >= ? AND key < ? AND ${LIVE} ORDER BY key`).pluck(),
+      rangeOpen: prepare<PropertyRow>(
+        `SELECT ${PROPERTY_COLUMNS} FROM property WHERE key >= ? AND ${LIVE} ORDER BY key`,
+      ),
+      keysTo: prepare<string>(
+        `SELECT key FROM property WHERE key >= ? AND key < ? AND ${LIVE} ORDER BY key`,
+      ).pluck(),
       keysOpen: prepare<string>(`SELECT key FROM property WHERE key >= ? AND ${LIVE} ORDER BY key`).pluck(),
       liveKey: prepare<string>(`SELECT key FROM property WHERE key = ? AND ${LIVE}`).pluck(),
       insert: db.prepare(
@@ -85,7 +89,9 @@ export class SqlitePropertyStore implements PropertyStore, SyncPropertyReader {
         `UPDATE property SET value = ?, type = ?, updated = ?, ttl = ?, expires_at = ?, default_value = ?,
          version = version + 1, author = ? WHERE id = ?`,
       ),
-      rename: db.prepare('UPDATE property SET key = ?, updated = ?, version = version + 1, author = ? WHERE id = ?'),
+      rename: db.prepare(
+        'UPDATE property SET key = ?, updated = ?, version = version + 1, author = ? WHERE id = ?',
+      ),
       delete: db.prepare('DELETE FROM property WHERE id = ?'),
       expired: prepare<StoredRow>(
         `SELECT ${STORED_COLUMNS} FROM property WHERE expires_at IS NOT NULL AND expires_at <= ? ORDER BY expires_at LIMIT ?`,
@@ -102,8 +108,12 @@ export class SqlitePropertyStore implements PropertyStore, SyncPropertyReader {
       deleteMatching: db.transaction((query: PropertyQuery, options: DeleteMatchingOptions) =>
         this.deleteMatchingNow(query, options),
       ),
-      copy: db.transaction((from: string, to: string, options: WriteOptions) => this.copyNow(from, to, options)),
-      move: db.transaction((from: string, to: string, options: WriteOptions) => this.moveNow(from, to, options)),
+      copy: db.transaction((from: string, to: string, options: WriteOptions) =>
+        this.copyNow(from, to, options),
+      ),
+      move: db.transaction((from: string, to: string, options: WriteOptions) =>
+        this.moveNow(from, to, options),
+      ),
       deleteExpired: db.transaction((limit: number) => this.deleteExpiredNow(limit)),
     };
     this.attachments = new SqliteAttachmentStore(db, (key) => this.liveIdOf(key), this.clock);
@@ -128,7 +138,9 @@ export class SqlitePropertyStore implements PropertyStore, SyncPropertyReader {
         if (row && pattern.matches(row.key)) out.push(toProperty(row));
       } else {
         const rows =
-          range.to === undefined ? this.stmt.rangeOpen.all(range.from, now) : this.stmt.rangeTo.all(range.from, range.to, now);
+          range.to === undefined
+            ? this.stmt.rangeOpen.all(range.from, now)
+            : this.stmt.rangeTo.all(range.from, range.to, now);
         for (const row of rows) {
           if (out.length >= limit) break;
           if (pattern.matches(row.key)) out.push(toProperty(row));
@@ -238,7 +250,12 @@ export class SqlitePropertyStore implements PropertyStore, SyncPropertyReader {
     return toProperty(this.stmt.live.get(input.key, now)!);
   }
 
-  private applyPatch(row: StoredRow, patch: PropertyPatch, now: number, actor: string | null | undefined): Property {
+  private applyPatch(
+    row: StoredRow,
+    patch: PropertyPatch,
+    now: number,
+    actor: string | null | undefined,
+  ): Property {
     const ttl = patch.timeToLive !== undefined ? normalizeTimeToLive(patch.timeToLive) : row.timeToLive;
     this.stmt.update.run(
       patch.value !== undefined ? patch.value : row.value,
@@ -265,7 +282,9 @@ export class SqlitePropertyStore implements PropertyStore, SyncPropertyReader {
     }
     const strategy = options.ifExists ?? 'error';
     if (strategy === 'error') {
-      throw new PipeworkError('PROPERTY_EXISTS', `Property '${input.key}' already exists.`, { key: input.key });
+      throw new PipeworkError('PROPERTY_EXISTS', `Property '${input.key}' already exists.`, {
+        key: input.key,
+      });
     }
     if (strategy === 'skip') return { result: 'skip', property: publicCopy(row), changes };
     // An update sets what was given; the time to live counts from creation and stays as it was.
@@ -312,14 +331,22 @@ export class SqlitePropertyStore implements PropertyStore, SyncPropertyReader {
   }
 
   private copyNow(from: string, to: string, options: WriteOptions): UpdateResult {
-    if (from === to) throw new PipeworkError('PARAM_INVALID', 'A property cannot be copied onto itself.', { parameter: 'to' });
+    if (from === to)
+      throw new PipeworkError('PARAM_INVALID', 'A property cannot be copied onto itself.', {
+        parameter: 'to',
+      });
     const now = this.clock();
     const source = this.stmt.live.get(from, now);
     if (!source) throw notFound(from);
     const fields = toProperty(source);
     const changes: PropertyChange[] = [];
     const target = this.storedLive(to, now, changes);
-    const copy = { value: fields.value, type: fields.type, timeToLive: fields.timeToLive, defaultValue: fields.defaultValue };
+    const copy = {
+      value: fields.value,
+      type: fields.type,
+      timeToLive: fields.timeToLive,
+      defaultValue: fields.defaultValue,
+    };
     if (!target) {
       const property = this.insert({ key: to, ...copy }, now, options.actor);
       changes.push({ kind: 'created', origin: null, target: property });
@@ -331,7 +358,10 @@ export class SqlitePropertyStore implements PropertyStore, SyncPropertyReader {
   }
 
   private moveNow(from: string, to: string, options: WriteOptions): UpdateResult {
-    if (from === to) throw new PipeworkError('PARAM_INVALID', 'A property cannot be moved onto itself.', { parameter: 'to' });
+    if (from === to)
+      throw new PipeworkError('PARAM_INVALID', 'A property cannot be moved onto itself.', {
+        parameter: 'to',
+      });
     const now = this.clock();
     const changes: PropertyChange[] = [];
     const source = this.storedLive(from, now, changes);

@@ -22,7 +22,11 @@ export const STORED_COLUMNS = `id, expires_at AS expiresAt, author, ${PROPERTY_C
 
 /** Turns a row into the public record in place (rows are fresh objects from SQLite, so this is safe). */
 export function toProperty(row: PropertyRow): Property {
-  const property = row as unknown as Property & { id?: number; expiresAt?: number | null; author?: string | null };
+  const property = row as unknown as Property & {
+    id?: number;
+    expiresAt?: number | null;
+    author?: string | null;
+  };
   property.defaultValue = row.defaultValue === null ? null : (JSON.parse(row.defaultValue) as JsonValue);
   if ('id' in property) {
     delete property.id;

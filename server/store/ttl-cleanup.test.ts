@@ -20,7 +20,11 @@ describe('TTL cleanup', () => {
     await job.runOnce(); // joins a pass still in flight, if any
     expect(await job.runOnce()).toBe(0);
     await t.events.idle();
-    expect(t.seen.map((e) => e.eventKey)).toEqual(['property.created', 'property.created', 'property.deleted']);
+    expect(t.seen.map((e) => e.eventKey)).toEqual([
+      'property.created',
+      'property.created',
+      'property.deleted',
+    ]);
     expect(info).toHaveBeenCalledWith({ count: 1 }, 'expired properties deleted');
   });
 

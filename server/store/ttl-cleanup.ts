@@ -14,7 +14,10 @@ export interface TtlCleanup {
   stop(): void;
 }
 
-export function startTtlCleanup(service: Pick<PropertyService, 'deleteExpired'>, options: TtlCleanupOptions = {}): TtlCleanup {
+export function startTtlCleanup(
+  service: Pick<PropertyService, 'deleteExpired'>,
+  options: TtlCleanupOptions = {},
+): TtlCleanup {
   let running: Promise<number> | undefined;
   const runOnce = (): Promise<number> => {
     running ??= service

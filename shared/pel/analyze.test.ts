@@ -3,7 +3,7 @@ import { analyze } from './analyze';
 
 describe('analyze', () => {
   it('classifies tokens of a template', () => {
-    const a = analyze("Hi #{body.name.trim() and true} #{@date.now()}");
+    const a = analyze('Hi #{body.name.trim() and true} #{@date.now()}');
     expect(a.mode).toBe('template');
     expect(a.tokens.map((t) => `${t.type}:${t.value}`)).toEqual([
       'text:Hi ', 'delimiter:#{', 'root:body', 'punctuation:.', 'property:name', 'punctuation:.', 'method:trim',
@@ -22,7 +22,9 @@ describe('analyze', () => {
     ['#{@date.never()}', 'warning', 'PEL_EVAL', 'UNKNOWN_FUNCTION', 8],
     ["#{'open}", 'error', 'PEL_SYNTAX', 'UNTERMINATED_STRING', 2],
   ])('%s', (src, severity, code, reason, start) => {
-    expect(analyze(src).diagnostics).toContainEqual(expect.objectContaining({ severity, code, reason, start }));
+    expect(analyze(src).diagnostics).toContainEqual(
+      expect.objectContaining({ severity, code, reason, start }),
+    );
   });
 
   it('accepts names of the current item inside selection', () => {

@@ -74,7 +74,18 @@ function diagnostic(
   const from = lineColumnOf(source, start);
   const to = lineColumnOf(source, Math.max(start, end));
   const text = message.replace(/^\d+:\d+: /, '');
-  return { severity, code, reason, message: text, start, end, line: from.line, column: from.column, endLine: to.line, endColumn: to.column };
+  return {
+    severity,
+    code,
+    reason,
+    message: text,
+    start,
+    end,
+    line: from.line,
+    column: from.column,
+    endLine: to.line,
+    endColumn: to.column,
+  };
 }
 
 function classify(source: string, tokens: Token[]): PelToken[] {
@@ -102,7 +113,12 @@ function classify(source: string, tokens: Token[]): PelToken[] {
         type = 'error';
         break;
       case 'punct':
-        type = t.value === '#{' ? 'delimiter' : /^[a-z]/.test(t.value) || /[+\-*/%^<>=!&|]/.test(t.value) ? 'operator' : 'punctuation';
+        type =
+          t.value === '#{'
+            ? 'delimiter'
+            : /^[a-z]/.test(t.value) || /[+\-*/%^<>=!&|]/.test(t.value)
+              ? 'operator'
+              : 'punctuation';
         break;
       default: {
         const lower = t.value.toLowerCase();
@@ -127,21 +143,51 @@ function nameWarnings(source: string, ast: PelNode): PelDiagnostic[] {
     const { node, inLambda } = stack.pop()!;
     if (node.type === 'Identifier' && !inLambda && !isRootName(node.name)) {
       const [code, template] = PEL_REASONS.UNKNOWN_NAME;
-      out.push(diagnostic(source, 'warning', code, 'UNKNOWN_NAME', template.replace('{0}', node.name), node.start, node.end));
+      out.push(
+        diagnostic(
+          source,
+          'warning',
+          code,
+          'UNKNOWN_NAME',
+          template.replace('{0}', node.name),
+          node.start,
+          node.end,
+        ),
+      );
     }
     if (node.type === 'Call' && node.object?.type === 'Utility') {
       const utility = node.object;
       const spec = UTILITY_SPECS.find((s) => s.name === utility.name);
       if (!spec) {
-        out.push(diagnostic(source, 'warning', 'PEL_EVAL', 'UNKNOWN_UTILITY', `unknown utility '@${utility.name}'`, utility.start, utility.end));
+        out.push(
+          diagnostic(
+            source,
+            'warning',
+            'PEL_EVAL',
+            'UNKNOWN_UTILITY',
+            `unknown utility '@${utility.name}'`,
+            utility.start,
+            utility.end,
+          ),
+        );
       } else if (!Object.hasOwn(spec.functions, node.name)) {
         out.push(
-          diagnostic(source, 'warning', 'PEL_EVAL', 'UNKNOWN_FUNCTION', `the utility '@${spec.name}' has no function '${node.name}'`, node.nameStart, node.nameStart + node.name.length),
+          diagnostic(
+            source,
+            'warning',
+            'PEL_EVAL',
+            'UNKNOWN_FUNCTION',
+            `the utility '@${spec.name}' has no function '${node.name}'`,
+            node.nameStart,
+            node.nameStart + node.name.length,
+          ),
         );
       }
     }
-    const lambdaChild = node.type === 'Selection' ? node.predicate : node.type === 'Projection' ? node.mapper : null;
-    for (const child of childrenOf(node)) stack.push({ node: child, inLambda: inLambda || child === lambdaChild });
+    const lambdaChild =
+      node.type === 'Selection' ? node.predicate : node.type === 'Projection' ? node.mapper : null;
+    for (const child of childrenOf(node))
+      stack.push({ node: child, inLambda: inLambda || child === lambdaChild });
   }
   return out;
 }
@@ -153,18 +199,49 @@ function analyzeExpression(source: string, start: number, end: number, result: P
     ast = parseExpression(source, start, end);
     const depth = depthOf(ast);
     if (depth > DEFAULT_PEL_LIMITS.maxDepth) {
-      result.diagnostics.push(diagnostic(source, 'error', 'LIMIT_EXCEEDED', 'TOO_DEEP', `the expression is nested ${depth} levels deep (limit ${DEFAULT_PEL_LIMITS.maxDepth})`, start, end));
+      result.diagnostics.push(
+        diagnostic(
+          source,
+          'error',
+          'LIMIT_EXCEEDED',
+          'TOO_DEEP',
+          `the expression is nested ${depth} levels deep (limit ${DEFAULT_PEL_LIMITS.maxDepth})`,
+          start,
+          end,
+        ),
+      );
     }
     if (end - start > DEFAULT_PEL_LIMITS.maxExpressionLength) {
-      result.diagnostics.push(diagnostic(source, 'error', 'LIMIT_EXCEEDED', 'EXPRESSION_TOO_LONG', `the expression is longer than ${DEFAULT_PEL_LIMITS.maxExpressionLength} characters`, start, end));
+      result.diagnostics.push(
+        diagnostic(
+          source,
+          'error',
+          'LIMIT_EXCEEDED',
+          'EXPRESSION_TOO_LONG',
+          `the expression is longer than ${DEFAULT_PEL_LIMITS.maxExpressionLength} characters`,
+          start,
+          end,
+        ),
+      );
     }
     result.diagnostics.push(...nameWarnings(source, ast));
   } catch (e) {
     if (!isPipeworkError(e)) throw e;
     const offset = typeof e.details.offset === 'number' ? e.details.offset : start;
     const length = typeof e.details.length === 'number' ? Math.max(1, e.details.length) : 1;
-    const reason = typeof e.details.reason === 'string' ? (e.details.reason as PelReason) : 'UNEXPECTED_TOKEN';
-    result.diagnostics.push(diagnostic(source, 'error', e.code, reason, e.message, offset, Math.min(offset + length, Math.max(end, offset + 1))));
+    const reason =
+      typeof e.details.reason === 'string' ? (e.details.reason as PelReason) : 'UNEXPECTED_TOKEN';
+    result.diagnostics.push(
+      diagnostic(
+        source,
+        'error',
+        e.code,
+        reason,
+        e.message,
+        offset,
+        Math.min(offset + length, Math.max(end, offset + 1)),
+      ),
+    );
   }
   result.expressions.push({ start, end, ast });
 }
@@ -180,17 +257,30 @@ export function analyze(source: string, options: AnalyzeOptions = {}): PelAnalys
   }
   let at = 0;
   for (const slot of findTemplateSlots(source, true)) {
-    if (slot.open > at) result.tokens.push({ start: at, end: slot.open, type: 'text', value: source.slice(at, slot.open) });
+    if (slot.open > at)
+      result.tokens.push({ start: at, end: slot.open, type: 'text', value: source.slice(at, slot.open) });
     result.tokens.push({ start: slot.open, end: slot.start, type: 'delimiter', value: '#{' });
     analyzeExpression(source, slot.start, slot.end, result);
-    if (slot.close > slot.end) result.tokens.push({ start: slot.end, end: slot.close, type: 'delimiter', value: '}' });
+    if (slot.close > slot.end)
+      result.tokens.push({ start: slot.end, end: slot.close, type: 'delimiter', value: '}' });
     else {
       const [code] = PEL_REASONS.UNTERMINATED_TEMPLATE;
-      result.diagnostics.push(diagnostic(source, 'error', code, 'UNTERMINATED_TEMPLATE', "'#{' is never closed by '}'", slot.open, slot.start));
+      result.diagnostics.push(
+        diagnostic(
+          source,
+          'error',
+          code,
+          'UNTERMINATED_TEMPLATE',
+          "'#{' is never closed by '}'",
+          slot.open,
+          slot.start,
+        ),
+      );
     }
     at = slot.close;
   }
-  if (at < source.length) result.tokens.push({ start: at, end: source.length, type: 'text', value: source.slice(at) });
+  if (at < source.length)
+    result.tokens.push({ start: at, end: source.length, type: 'text', value: source.slice(at) });
   result.diagnostics.sort((a, b) => a.start - b.start);
   return result;
 }

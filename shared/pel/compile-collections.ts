@@ -5,7 +5,7 @@ import { type Evaluator, type Runtime, checkClock, checkListSize } from './runti
 import { cleanData, ownKeys, readOwn, setEntry } from './safety';
 import { toBoolean, typeOf } from './values';
 import type { CompileContext, CompileFn } from './compile-context';
-import { SLOW, itemKernel } from './compile-kernels';
+import { filterKernel, mapKernel } from './compile-kernels';
 
 export function compileList(node: NodeOf<'List'>, cx: CompileContext, compile: CompileFn): Evaluator {
   const elements = node.elements.map((e) => compile(e, cx));
@@ -47,7 +47,7 @@ export function compileSelection(
 ): Evaluator {
   const source = compile(node.object, cx);
   const predicate = compile(node.predicate, { ...cx, inLambda: true });
-  const kernel = itemKernel(node.predicate);
+  const kernel = filterKernel(node.predicate);
   const site: Site = { source: cx.source, start: node.object.end, end: node.end };
   const predicateSite: Site = { source: cx.source, start: node.predicate.start, end: node.predicate.end };
   const { kind, safe } = node;
@@ -63,19 +63,8 @@ export function compileSelection(
     let result: unknown;
     // The clock is read when a loop starts and every 1,024 items (see Runtime.deadline).
     if (kind === 'all' && kernel) {
-      const out: unknown[] = [];
-      const n = list.length;
-      for (let i = 0; i < n; i++) {
-        if ((i & 1023) === 0) checkClock(rt, site);
-        const item = list[i];
-        const r = kernel(item);
-        if (r === true) out.push(item);
-        else if (r !== false) {
-          const clean = cleanData(item);
-          if (test(rt, clean)) out.push(clean);
-        }
-      }
-      result = out;
+      // O(1) per item, so no clock reading inside; items the kernel leaves over take the general path.
+      result = kernel(list, (item) => test(rt, cleanData(item)));
     } else if (kind === 'all') {
       const out: unknown[] = [];
       const n = list.length;
@@ -135,30 +124,27 @@ export function compileProjection(
 ): Evaluator {
   const source = compile(node.object, cx);
   const mapper = compile(node.mapper, { ...cx, inLambda: true });
-  const kernel = itemKernel(node.mapper);
+  const kernel = mapKernel(node.mapper);
   const site: Site = { source: cx.source, start: node.object.end, end: node.end };
   const safe = node.safe;
 
   const project = (rt: Runtime, list: unknown[]): unknown[] => {
     const saved = rt.thisValue;
+    if (kernel) {
+      // O(1) per item, so no clock reading inside; items the kernel leaves over take the general path.
+      const mapped = kernel(list, (item) => {
+        rt.thisValue = cleanData(item);
+        return mapper(rt);
+      });
+      rt.thisValue = saved;
+      return mapped;
+    }
     const n = list.length;
     const out: unknown[] = [];
-    if (kernel) {
-      for (let i = 0; i < n; i++) {
-        if ((i & 1023) === 0) checkClock(rt, site);
-        const r = kernel(list[i]);
-        if (r !== SLOW) out.push(r);
-        else {
-          rt.thisValue = cleanData(list[i]);
-          out.push(mapper(rt));
-        }
-      }
-    } else {
-      for (let i = 0; i < n; i++) {
-        if ((i & 1023) === 0) checkClock(rt, site);
-        rt.thisValue = cleanData(list[i]);
-        out.push(mapper(rt));
-      }
+    for (let i = 0; i < n; i++) {
+      if ((i & 1023) === 0) checkClock(rt, site);
+      rt.thisValue = cleanData(list[i]);
+      out.push(mapper(rt));
     }
     rt.thisValue = saved;
     return out;

@@ -1,157 +1,211 @@
 /**
- * Item kernels: selection predicates and projection mappers of the common shapes (`price`, `#this.a.b`,
- * `price > 500`, `price * 2`) compiled to small functions of the item alone, so that a loop over 10,000
- * items runs without the runtime. A kernel answers SLOW whenever the full rules must decide (an item that
- * is not plain data, a missing intermediate, a value that is not a number); the loop then calls the
- * general closure for that item, which gives the same result or error as without kernels.
+ * Loop kernels: selection and projection of the common shapes (`.?[price > 500]`, `.![price * 2]`,
+ * `.![name]`, `.?[status == 'open']`) run as one tight loop over plain data, with the read written out in
+ * the loop and no call per item. Any item the kernel cannot decide by itself (not plain data, a value of
+ * another type, an overflow) goes to `slow`, the general compiled closure, so results and errors are
+ * exactly those of the general path.
  */
 import type { PelNode } from './ast';
-import { isPlainSafeKey } from './safety';
+import { cleanData, isPlainSafeKey } from './safety';
 import { isRootName } from './types';
 
-export const SLOW: unique symbol = Symbol('slow');
-export type Kernel = (item: unknown) => unknown;
+/** Filters a list; `slow` decides the items the kernel cannot. */
+export type FilterKernel = (list: unknown[], slow: (item: unknown) => boolean) => unknown[];
+/** Maps a list; `slow` maps the items the kernel cannot. */
+export type MapKernel = (list: unknown[], slow: (item: unknown) => unknown) => unknown[];
 
-/** Reads a key of plain data, or SLOW. Small and monomorphic in shape, so V8 inlines it into kernels. */
-function readPlain(o: unknown, key: string): unknown {
-  if (typeof o === 'object' && o !== null) {
-    const proto: unknown = Object.getPrototypeOf(o);
-    if (proto === Object.prototype || proto === null) {
-      const v = (o as Record<string, unknown>)[key];
-      return v === undefined || typeof v === 'function' || typeof v === 'symbol' ? null : v;
-    }
+const GT = 1;
+const GE = 2;
+const LT = 3;
+const LE = 4;
+const EQ = 5;
+const NE = 6;
+const ADD = 7;
+const SUB = 8;
+const MUL = 9;
+const OPS: Record<string, number> = {
+  gt: GT,
+  ge: GE,
+  lt: LT,
+  le: LE,
+  eq: EQ,
+  ne: NE,
+  add: ADD,
+  sub: SUB,
+  mul: MUL,
+};
+
+/** The one key a node reads from the current item (`name` or `#this.name`), or null. */
+function itemKey(node: PelNode): string | null {
+  if (node.type === 'Identifier')
+    return isRootName(node.name) || !isPlainSafeKey(node.name) ? null : node.name;
+  if (
+    node.type === 'Property' &&
+    !node.safe &&
+    node.object.type === 'Variable' &&
+    node.object.name === 'this'
+  ) {
+    return isPlainSafeKey(node.name) ? node.name : null;
   }
-  return SLOW;
+  return null;
 }
 
-/** The path a node reads from the current item (`name`, `#this`, `#this.a.b`, `a.b`), or null. */
-function itemPath(node: PelNode): string[] | null {
-  switch (node.type) {
-    case 'Identifier':
-      return isRootName(node.name) || !isPlainSafeKey(node.name) ? null : [node.name];
-    case 'Variable':
-      return node.name === 'this' ? [] : null;
-    case 'Property': {
-      if (node.safe || !isPlainSafeKey(node.name)) return null;
-      const base = itemPath(node.object);
-      return base ? [...base, node.name] : null;
+/** `key <cmp> number` over plain items. */
+function numberFilter(k: string, op: number, c: number): FilterKernel {
+  return (list, slow) => {
+    const out: unknown[] = [];
+    const n = list.length;
+    for (let i = 0; i < n; i++) {
+      const item = list[i];
+      if (typeof item === 'object' && item !== null) {
+        const ctor = (item as { constructor?: unknown }).constructor;
+        if (ctor === Object || ctor === undefined) {
+          const v = (item as Record<string, unknown>)[k];
+          if (typeof v === 'number') {
+            const hit =
+              op === GT
+                ? v > c
+                : op === GE
+                  ? v >= c
+                  : op === LT
+                    ? v < c
+                    : op === LE
+                      ? v <= c
+                      : op === EQ
+                        ? v === c
+                        : v !== c;
+            if (hit) out.push(item);
+            continue;
+          }
+        }
+      }
+      if (slow(item)) out.push(cleanData(item));
     }
-    default:
-      return null;
-  }
-}
-
-function pathKernel(path: string[]): Kernel {
-  if (path.length === 0) return (item) => item;
-  if (path.length === 1) {
-    const k = path[0]!;
-    return (item) => readPlain(item, k);
-  }
-  if (path.length === 2) {
-    const [k1, k2] = path as [string, string];
-    return (item) => {
-      const v = readPlain(item, k1);
-      return v === SLOW || v === null ? SLOW : readPlain(v, k2);
-    };
-  }
-  return (item) => {
-    let v: unknown = item;
-    for (const k of path) {
-      if (v === null) return SLOW; // reading from null: the full rules raise the error
-      v = readPlain(v, k);
-      if (v === SLOW) return SLOW;
-    }
-    return v;
+    return out;
   };
 }
 
-/** `path <op> number` with one closure per operator, so each stays monomorphic. */
-function compareKernel(read: Kernel, op: string, c: number): Kernel | null {
-  switch (op) {
-    case 'gt':
-      return (item) => {
-        const v = read(item);
-        return typeof v === 'number' ? v > c : SLOW;
-      };
-    case 'ge':
-      return (item) => {
-        const v = read(item);
-        return typeof v === 'number' ? v >= c : SLOW;
-      };
-    case 'lt':
-      return (item) => {
-        const v = read(item);
-        return typeof v === 'number' ? v < c : SLOW;
-      };
-    case 'le':
-      return (item) => {
-        const v = read(item);
-        return typeof v === 'number' ? v <= c : SLOW;
-      };
-    case 'eq':
-      return (item) => {
-        const v = read(item);
-        return typeof v === 'number' ? v === c : SLOW;
-      };
-    case 'ne':
-      return (item) => {
-        const v = read(item);
-        return typeof v === 'number' ? v !== c : SLOW;
-      };
-    case 'add':
-      return (item) => {
-        const v = read(item);
-        if (typeof v !== 'number') return SLOW;
-        const r = v + c;
-        return r - r === 0 ? r : SLOW;
-      };
-    case 'sub':
-      return (item) => {
-        const v = read(item);
-        if (typeof v !== 'number') return SLOW;
-        const r = v - c;
-        return r - r === 0 ? r : SLOW;
-      };
-    case 'mul':
-      return (item) => {
-        const v = read(item);
-        if (typeof v !== 'number') return SLOW;
-        const r = v * c;
-        return r - r === 0 ? r : SLOW;
-      };
-    default:
-      return null;
-  }
+/** `key == 'text'` / `key != 'text'` over plain items. */
+function stringFilter(k: string, equal: boolean, c: string): FilterKernel {
+  return (list, slow) => {
+    const out: unknown[] = [];
+    const n = list.length;
+    for (let i = 0; i < n; i++) {
+      const item = list[i];
+      if (typeof item === 'object' && item !== null) {
+        const ctor = (item as { constructor?: unknown }).constructor;
+        if (ctor === Object || ctor === undefined) {
+          const v = (item as Record<string, unknown>)[k];
+          if (typeof v === 'string') {
+            if ((v === c) === equal) out.push(item);
+            continue;
+          }
+        }
+      }
+      if (slow(item)) out.push(cleanData(item));
+    }
+    return out;
+  };
 }
 
-/** `path == 'text'` and `path != 'text'`. */
-function stringKernel(read: Kernel, op: string, c: string): Kernel | null {
-  if (op === 'eq') {
-    return (item) => {
-      const v = read(item);
-      return typeof v === 'string' ? v === c : SLOW;
-    };
-  }
-  if (op === 'ne') {
-    return (item) => {
-      const v = read(item);
-      return typeof v === 'string' ? v !== c : SLOW;
-    };
-  }
+/** `key` as a boolean condition over plain items. */
+function booleanFilter(k: string): FilterKernel {
+  return (list, slow) => {
+    const out: unknown[] = [];
+    const n = list.length;
+    for (let i = 0; i < n; i++) {
+      const item = list[i];
+      if (typeof item === 'object' && item !== null) {
+        const ctor = (item as { constructor?: unknown }).constructor;
+        if (ctor === Object || ctor === undefined) {
+          const v = (item as Record<string, unknown>)[k];
+          if (v === true || v === false) {
+            if (v) out.push(item);
+            continue;
+          }
+        }
+      }
+      if (slow(item)) out.push(cleanData(item));
+    }
+    return out;
+  };
+}
+
+/** `key` over plain items (a missing key is null, as for any map). */
+function keyMap(k: string): MapKernel {
+  return (list, slow) => {
+    const n = list.length;
+    const out = new Array<unknown>(n);
+    for (let i = 0; i < n; i++) {
+      const item = list[i];
+      if (typeof item === 'object' && item !== null) {
+        const ctor = (item as { constructor?: unknown }).constructor;
+        if (ctor === Object || ctor === undefined) {
+          const v = (item as Record<string, unknown>)[k];
+          if (v === undefined) {
+            out[i] = null;
+            continue;
+          }
+          if (typeof v !== 'function' && typeof v !== 'symbol') {
+            out[i] = v;
+            continue;
+          }
+        }
+      }
+      out[i] = slow(item);
+    }
+    return out;
+  };
+}
+
+/** `key <+ - *> number` over plain items. */
+function arithmeticMap(k: string, op: number, c: number): MapKernel {
+  return (list, slow) => {
+    const n = list.length;
+    const out = new Array<unknown>(n);
+    for (let i = 0; i < n; i++) {
+      const item = list[i];
+      if (typeof item === 'object' && item !== null) {
+        const ctor = (item as { constructor?: unknown }).constructor;
+        if (ctor === Object || ctor === undefined) {
+          const v = (item as Record<string, unknown>)[k];
+          if (typeof v === 'number') {
+            const r = op === ADD ? v + c : op === SUB ? v - c : v * c;
+            if (r - r === 0) {
+              out[i] = r;
+              continue;
+            }
+          }
+        }
+      }
+      out[i] = slow(item);
+    }
+    return out;
+  };
+}
+
+/** A filter kernel for a selection predicate, or null when it has no kernel shape. */
+export function filterKernel(predicate: PelNode): FilterKernel | null {
+  const key = itemKey(predicate);
+  if (key) return booleanFilter(key);
+  if (predicate.type !== 'Binary' || predicate.right.type !== 'Literal') return null;
+  const k = itemKey(predicate.left);
+  const op = OPS[predicate.operator];
+  const c = predicate.right.value;
+  if (!k || op === undefined || op > NE) return null;
+  if (typeof c === 'number') return numberFilter(k, op, c);
+  if (typeof c === 'string' && (op === EQ || op === NE)) return stringFilter(k, op === EQ, c);
   return null;
 }
 
-/** A kernel for a predicate or mapper, or null when the node has no kernel shape. */
-export function itemKernel(node: PelNode): Kernel | null {
-  const path = itemPath(node);
-  if (path) return pathKernel(path);
-  if (node.type === 'Binary' && node.right.type === 'Literal') {
-    const leftPath = itemPath(node.left);
-    if (!leftPath) return null;
-    const read = pathKernel(leftPath);
-    const c = node.right.value;
-    if (typeof c === 'number') return compareKernel(read, node.operator, c);
-    if (typeof c === 'string') return stringKernel(read, node.operator, c);
-  }
-  return null;
+/** A map kernel for a projection mapper, or null when it has no kernel shape. */
+export function mapKernel(mapper: PelNode): MapKernel | null {
+  const key = itemKey(mapper);
+  if (key) return keyMap(key);
+  if (mapper.type !== 'Binary' || mapper.right.type !== 'Literal') return null;
+  const k = itemKey(mapper.left);
+  const op = OPS[mapper.operator];
+  const c = mapper.right.value;
+  if (!k || op === undefined || op < ADD || typeof c !== 'number') return null;
+  return arithmeticMap(k, op, c);
 }

@@ -117,8 +117,8 @@ function compileIdentifier(node: NodeOf<'Identifier'>, cx: CompileContext): Eval
     return (rt) => {
       const t = rt.thisValue;
       if (typeof t === 'object' && t !== null) {
-        const proto: unknown = Object.getPrototypeOf(t);
-        if (proto === Object.prototype || proto === null) {
+        const ctor = (t as { constructor?: unknown }).constructor;
+        if (ctor === Object || ctor === undefined) {
           const v = (t as Record<string, unknown>)[name];
           if (v !== undefined) return typeof v === 'function' || typeof v === 'symbol' ? null : v;
         }
@@ -157,12 +157,13 @@ function compileProperty(node: NodeOf<'Property'>, cx: CompileContext): Evaluato
   const safe = node.safe;
   const site: Site = { source: cx.source, start: node.nameStart, end: node.end };
   if (!isPlainSafeKey(name)) return (rt) => readProperty(object(rt), name, safe, site);
-  // Fast path: on a plain object a key that Object.prototype lacks can only be found as an own property.
+  // Fast path for plain data (its constructor is Object, or it has none: JSON, literals, null-prototype
+  // maps): a key that Object.prototype lacks can only be found as an own property.
   return (rt) => {
     const o = object(rt);
     if (typeof o === 'object' && o !== null) {
-      const proto: unknown = Object.getPrototypeOf(o);
-      if (proto === Object.prototype || proto === null) {
+      const ctor = (o as { constructor?: unknown }).constructor;
+      if (ctor === Object || ctor === undefined) {
         const v = (o as Record<string, unknown>)[name];
         return v === undefined || typeof v === 'function' || typeof v === 'symbol' ? null : v;
       }

@@ -6,7 +6,8 @@ const scope = {
   vars: { protocol: { action: 'opened' }, count: 1 },
 };
 
-const labels = (src: string, offset = src.length): string[] => complete(src, offset, scope).items.map((i) => i.label);
+const labels = (src: string, offset = src.length): string[] =>
+  complete(src, offset, scope).items.map((i) => i.label);
 
 describe('complete', () => {
   it.each([
@@ -32,7 +33,11 @@ describe('complete', () => {
 
   it('gives signatures of utility functions', () => {
     const item = complete('#{@date.', 8, scope).items.find((i) => i.label === 'format');
-    expect(item).toMatchObject({ kind: 'function', detail: '@date.format(date, pattern, timeZone?)', insertText: 'format(' });
+    expect(item).toMatchObject({
+      kind: 'function',
+      detail: '@date.format(date, pattern, timeZone?)',
+      insertText: 'format(',
+    });
   });
 
   it('proposes nothing outside #{...} in a template', () => {

@@ -82,7 +82,12 @@ function fieldItems(v: unknown): CompletionItem[] {
 }
 
 /** The receiver chain before a `.`: tokens back to a root, #var or utility, or null when it cannot be followed. */
-function resolveChain(tokens: Token[], end: number, roots: Record<string, unknown>, lambdaItem: unknown): unknown {
+function resolveChain(
+  tokens: Token[],
+  end: number,
+  roots: Record<string, unknown>,
+  lambdaItem: unknown,
+): unknown {
   const steps: (string | number)[] = [];
   let i = end;
   for (;;) {
@@ -91,7 +96,8 @@ function resolveChain(tokens: Token[], end: number, roots: Record<string, unknow
     if (t.kind === 'punct' && t.value === ']') {
       const key = tokens[i - 1];
       const open = tokens[i - 2];
-      if (!key || !open || open.kind !== 'punct' || (open.value !== '[' && open.value !== '?.')) return UNKNOWN;
+      if (!key || !open || open.kind !== 'punct' || (open.value !== '[' && open.value !== '?.'))
+        return UNKNOWN;
       if (key.kind === 'string') steps.unshift(key.value);
       else if (key.kind === 'number') steps.unshift(key.number!);
       else return UNKNOWN;
@@ -107,11 +113,15 @@ function resolveChain(tokens: Token[], end: number, roots: Record<string, unknow
         i -= 2;
         continue;
       }
-      base = lambdaItem !== UNKNOWN && isMapLike(lambdaItem) && readOwn(lambdaItem, t.value) !== null
-        ? readOwn(lambdaItem, t.value)
-        : Object.hasOwn(roots, t.value) ? roots[t.value] : UNKNOWN;
+      base =
+        lambdaItem !== UNKNOWN && isMapLike(lambdaItem) && readOwn(lambdaItem, t.value) !== null
+          ? readOwn(lambdaItem, t.value)
+          : Object.hasOwn(roots, t.value)
+            ? roots[t.value]
+            : UNKNOWN;
     } else if (t.kind === 'variable') {
-      base = t.value === 'this' ? lambdaItem : t.value === 'root' ? roots : readOwn(roots.vars as object, t.value);
+      base =
+        t.value === 'this' ? lambdaItem : t.value === 'root' ? roots : readOwn(roots.vars as object, t.value);
     } else return UNKNOWN;
     let v = base;
     for (const step of steps) {
@@ -135,7 +145,8 @@ function lambdaItemAt(tokens: Token[], roots: Record<string, unknown>): unknown 
   for (let k = open.length - 1; k >= 0; k--) {
     const at = open[k]!;
     if (tokens[at]!.value === '[') continue;
-    const receiverEnd = tokens[at - 1]?.kind === 'punct' && ['.', '?.'].includes(tokens[at - 1]!.value) ? at - 2 : at - 1;
+    const receiverEnd =
+      tokens[at - 1]?.kind === 'punct' && ['.', '?.'].includes(tokens[at - 1]!.value) ? at - 2 : at - 1;
     const list = resolveChain(tokens, receiverEnd, roots, UNKNOWN);
     if (Array.isArray(list)) return list.length > 0 ? list[0] : UNKNOWN;
     return UNKNOWN;
@@ -144,14 +155,24 @@ function lambdaItemAt(tokens: Token[], roots: Record<string, unknown>): unknown 
 }
 
 function utilityItems(specs: readonly UtilitySpec[], withAt: boolean): CompletionItem[] {
-  return specs.map((s) => ({ label: `@${s.name}`, kind: 'utility' as const, documentation: s.doc, insertText: withAt ? `@${s.name}.` : `${s.name}.` }));
+  return specs.map((s) => ({
+    label: `@${s.name}`,
+    kind: 'utility' as const,
+    documentation: s.doc,
+    insertText: withAt ? `@${s.name}.` : `${s.name}.`,
+  }));
 }
 
 /**
  * Proposals at `offset` of a template (or bare expression): after `@` the utilities, after `@name.` their
  * functions, after `x.` the fields of the sample and the methods of its type, elsewhere roots, vars, keywords.
  */
-export function complete(source: string, offset: number, scope: CompletionScope = {}, mode?: 'template' | 'expression'): CompletionResult {
+export function complete(
+  source: string,
+  offset: number,
+  scope: CompletionScope = {},
+  mode?: 'template' | 'expression',
+): CompletionResult {
   const none: CompletionResult = { from: offset, to: offset, items: [] };
   const isTemplate = mode ? mode === 'template' : source.includes('#{');
   let start = 0;
@@ -173,14 +194,24 @@ export function complete(source: string, offset: number, scope: CompletionScope 
   let last = tokens[tokens.length - 1];
   let from = offset;
   let prefix = '';
-  if (last && last.end === offset && (last.kind === 'identifier' || last.kind === 'utility' || last.kind === 'variable')) {
+  if (
+    last &&
+    last.end === offset &&
+    (last.kind === 'identifier' || last.kind === 'utility' || last.kind === 'variable')
+  ) {
     prefix = last.value;
     from = last.kind === 'identifier' ? last.start : last.start + 1;
-    if (last.kind === 'utility') return filter({ from, to: offset, items: utilityItems(specs, false) }, prefix);
+    if (last.kind === 'utility')
+      return filter({ from, to: offset, items: utilityItems(specs, false) }, prefix);
     if (last.kind === 'variable') return filter({ from, to: offset, items: variableItems(roots) }, prefix);
     tokens.pop();
     last = tokens[tokens.length - 1];
-  } else if (last && last.kind === 'error' && last.end === offset && (source[last.start] === '@' || source[last.start] === '#')) {
+  } else if (
+    last &&
+    last.kind === 'error' &&
+    last.end === offset &&
+    (source[last.start] === '@' || source[last.start] === '#')
+  ) {
     const items = source[last.start] === '@' ? utilityItems(specs, false) : variableItems(roots);
     return { from: offset, to: offset, items };
   }
@@ -208,7 +239,12 @@ export function complete(source: string, offset: number, scope: CompletionScope 
   const lambdaItem = lambdaItemAt(tokens, roots);
   const items: CompletionItem[] = [
     ...(lambdaItem !== UNKNOWN ? fieldItems(lambdaItem) : []),
-    ...ROOT_NAMES.map((r) => ({ label: r, kind: 'root' as const, detail: typeLabel(roots[r]), insertText: r })),
+    ...ROOT_NAMES.map((r) => ({
+      label: r,
+      kind: 'root' as const,
+      detail: typeLabel(roots[r]),
+      insertText: r,
+    })),
     ...['true', 'false', 'null', 'not'].map((k) => ({ label: k, kind: 'keyword' as const, insertText: k })),
     ...utilityItems(specs, true),
   ];
@@ -218,9 +254,19 @@ export function complete(source: string, offset: number, scope: CompletionScope 
 function variableItems(roots: Record<string, unknown>): CompletionItem[] {
   const vars = roots.vars as Record<string, unknown>;
   return [
-    { label: 'this', kind: 'variable', documentation: 'The current item in selection and projection.', insertText: 'this' },
+    {
+      label: 'this',
+      kind: 'variable',
+      documentation: 'The current item in selection and projection.',
+      insertText: 'this',
+    },
     { label: 'root', kind: 'variable', documentation: 'The scopes as one map.', insertText: 'root' },
-    ...ownKeys(vars).map((k) => ({ label: k, kind: 'variable' as const, detail: typeLabel(vars[k]), insertText: k })),
+    ...ownKeys(vars).map((k) => ({
+      label: k,
+      kind: 'variable' as const,
+      detail: typeLabel(vars[k]),
+      insertText: k,
+    })),
   ];
 }
 

@@ -68,7 +68,14 @@ export {
   type UtilitySpec,
   type UtilityFunctionSpec,
 } from './utilities';
-export { analyze, type AnalyzeOptions, type PelAnalysis, type PelDiagnostic, type PelToken, type PelTokenClass } from './analyze';
+export {
+  analyze,
+  type AnalyzeOptions,
+  type PelAnalysis,
+  type PelDiagnostic,
+  type PelToken,
+  type PelTokenClass,
+} from './analyze';
 export {
   complete,
   type CompletionItem,

@@ -109,8 +109,18 @@ const logical: BinaryImpl = () => {
 export const BINARY_OPERATORS = {
   or: { spellings: ['or', '||'], precedence: 10, logical: true, apply: logical },
   and: { spellings: ['and', '&&'], precedence: 20, logical: true, apply: logical },
-  eq: { spellings: ['==', 'eq'], precedence: 30, apply: (a, b) => deepEquals(a, b), numeric: (a, b) => a === b },
-  ne: { spellings: ['!=', 'ne'], precedence: 30, apply: (a, b) => !deepEquals(a, b), numeric: (a, b) => a !== b },
+  eq: {
+    spellings: ['==', 'eq'],
+    precedence: 30,
+    apply: (a, b) => deepEquals(a, b),
+    numeric: (a, b) => a === b,
+  },
+  ne: {
+    spellings: ['!=', 'ne'],
+    precedence: 30,
+    apply: (a, b) => !deepEquals(a, b),
+    numeric: (a, b) => a !== b,
+  },
   lt: { spellings: ['<', 'lt'], precedence: 30, apply: compare((c) => c < 0), numeric: (a, b) => a < b },
   le: { spellings: ['<=', 'le'], precedence: 30, apply: compare((c) => c <= 0), numeric: (a, b) => a <= b },
   gt: { spellings: ['>', 'gt'], precedence: 30, apply: compare((c) => c > 0), numeric: (a, b) => a > b },

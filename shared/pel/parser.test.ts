@@ -58,7 +58,7 @@ describe('parseExpression', () => {
     ['list.?[x > 1].![y]', 'list.?[(gt x 1)].![y]'],
     ['list?[x]', 'list.?[x]'],
     ['l.^[a].$[b]', 'l.^[a].$[b]'],
-    ['@date.format(x, \'y\')', '@date.format(x, "y")'],
+    ["@date.format(x, 'y')", '@date.format(x, "y")'],
     ['{1, {a: 2}, {:}, {}}', '{1, {a: 2}, {}, {}}'],
     ['#{ #{ body } }', 'body'],
     ['size()', 'size()'],

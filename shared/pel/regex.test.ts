@@ -3,12 +3,42 @@ import { DEFAULT_PEL_LIMITS } from './limits';
 import { regexFullMatch, regexReplace, regexSplit } from './regex';
 import { createRuntime } from './runtime';
 
-const rt = createRuntime({ body: null, vars: {}, headers: {} }, undefined, { ...DEFAULT_PEL_LIMITS, matchesTimeoutMs: 5000 });
+const rt = createRuntime({ body: null, vars: {}, headers: {} }, undefined, {
+  ...DEFAULT_PEL_LIMITS,
+  matchesTimeoutMs: 5000,
+});
 const site = { source: '', start: 0, end: 0 };
 
 /** Patterns whose meaning is the same in Java and JavaScript: our engine must agree with V8's. */
-const patterns = ['a*b', '(ab|a)(c|bcd)', '[a-c]+x?', '\\d{2,4}', '(a|b)*?c', '^\\w+@\\w+\\.com$', 'x(y(z)?)+', '.*', '(?:ab)+', '[^\\s]+', 'a{0}b', '(a?)+b'];
-const inputs = ['', 'b', 'aab', 'abcd', 'ab', 'xyzyz', '1234', '12', 'me@host.com', 'ccc', 'ababab', 'a b', 'aaab'];
+const patterns = [
+  'a*b',
+  '(ab|a)(c|bcd)',
+  '[a-c]+x?',
+  '\\d{2,4}',
+  '(a|b)*?c',
+  '^\\w+@\\w+\\.com$',
+  'x(y(z)?)+',
+  '.*',
+  '(?:ab)+',
+  '[^\\s]+',
+  'a{0}b',
+  '(a?)+b',
+];
+const inputs = [
+  '',
+  'b',
+  'aab',
+  'abcd',
+  'ab',
+  'xyzyz',
+  '1234',
+  '12',
+  'me@host.com',
+  'ccc',
+  'ababab',
+  'a b',
+  'aaab',
+];
 
 describe('regex engine', () => {
   for (const p of patterns) {

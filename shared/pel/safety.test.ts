@@ -29,7 +29,10 @@ describe('host objects in the scope', () => {
   const hostile = {
     fn: () => 'called',
     account: new Account(),
-    map: new Map<string, unknown>([['k', 'v'], ['f', () => 1]]),
+    map: new Map<string, unknown>([
+      ['k', 'v'],
+      ['f', () => 1],
+    ]),
     frozen: Object.freeze({ a: 1 }),
     nullProto: Object.assign(Object.create(null) as object, { a: 1 }),
     getter: Object.defineProperty({}, 'g', { get: () => 'from getter', enumerable: true }),
@@ -43,7 +46,7 @@ describe('host objects in the scope', () => {
     ['body.account.computed', null],
     ['body.map.k', 'v'],
     ['body.map.f', null],
-    ['body.map.get(\'k\')', 'v'],
+    ["body.map.get('k')", 'v'],
     ['body.nullProto.a', 1],
     ['body.error.message', 'boom'],
     ['body.error.stack == null', false],
@@ -58,14 +61,19 @@ describe('host objects in the scope', () => {
     ['body.account.secret()', 'PEL_EVAL'],
     ['body.frozen.a = 2', 'PEL_EVAL'],
     ['body.account.balance = 0', 'PEL_EVAL'],
-    ['body.error.message = \'x\'', 'PEL_EVAL'],
+    ["body.error.message = 'x'", 'PEL_EVAL'],
   ])('refuses %s', (expr, code) => {
     expect(codeOf(() => evaluate(expr, { body: hostile }))).toBe(code);
   });
 
   it('never writes through a prototype', () => {
     const before = Object.getOwnPropertyNames(Object.prototype).length;
-    for (const expr of ['vars.__proto__.x = 1', "vars['__proto__'].x = 1", '#root.vars.constructor.x = 1', '{:}.put(\'__proto__\', 1)']) {
+    for (const expr of [
+      'vars.__proto__.x = 1',
+      "vars['__proto__'].x = 1",
+      '#root.vars.constructor.x = 1',
+      "{:}.put('__proto__', 1)",
+    ]) {
       codeOf(() => evaluate(expr));
     }
     expect(Object.getOwnPropertyNames(Object.prototype).length).toBe(before);
@@ -80,7 +88,44 @@ describe('host objects in the scope', () => {
 });
 
 describe('robustness', () => {
-  const pieces = ['body', 'vars', '.', '?.', '[', ']', '(', ')', '{', '}', ':', ',', "'x'", '1', '0', '+', '/', '==', '?', '.?[', '.![', '#this', '@date', '@data.get', 'size()', 'null', 'and', 'not', '=', '#{', '^', '-', 'matches', "'(a+)+'", '__proto__', 'constructor'];
+  const pieces = [
+    'body',
+    'vars',
+    '.',
+    '?.',
+    '[',
+    ']',
+    '(',
+    ')',
+    '{',
+    '}',
+    ':',
+    ',',
+    "'x'",
+    '1',
+    '0',
+    '+',
+    '/',
+    '==',
+    '?',
+    '.?[',
+    '.![',
+    '#this',
+    '@date',
+    '@data.get',
+    'size()',
+    'null',
+    'and',
+    'not',
+    '=',
+    '#{',
+    '^',
+    '-',
+    'matches',
+    "'(a+)+'",
+    '__proto__',
+    'constructor',
+  ];
 
   it('turns any input into a value or a PipeworkError, never a raw exception', () => {
     let seed = 7;
@@ -91,9 +136,14 @@ describe('robustness', () => {
     for (let i = 0; i < 3000; i++) {
       const n = 1 + Math.floor(random() * 8);
       let expr = '';
-      for (let k = 0; k < n; k++) expr += pieces[Math.floor(random() * pieces.length)] + (random() < 0.3 ? ' ' : '');
+      for (let k = 0; k < n; k++)
+        expr += pieces[Math.floor(random() * pieces.length)] + (random() < 0.3 ? ' ' : '');
       const code = codeOf(() =>
-        evaluateTemplate(i % 2 === 0 ? expr : `#{${expr}}`, { body: { a: [1, 2] }, vars: { x: 'y' }, headers: {} }),
+        evaluateTemplate(i % 2 === 0 ? expr : `#{${expr}}`, {
+          body: { a: [1, 2] },
+          vars: { x: 'y' },
+          headers: {},
+        }),
       );
       expect(code === null || !code.startsWith('raw'), `${expr}: ${code}`).toBe(true);
     }

@@ -30,16 +30,25 @@ describe('templates', () => {
   });
 
   it('detects expressions', () => {
-    expect([containsExpression('#{x}'), containsExpression('# {x}'), containsExpression('x')]).toEqual([true, false, false]);
+    expect([containsExpression('#{x}'), containsExpression('# {x}'), containsExpression('x')]).toEqual([
+      true,
+      false,
+      false,
+    ]);
   });
 
   it('reports syntax errors relative to the template text', () => {
     expect(() => compileTemplate('line one\nvalue: #{body.}')).toThrowError(
-      expect.objectContaining({ code: 'PEL_SYNTAX', details: expect.objectContaining({ line: 2, column: 15, offset: 23 }) }),
+      expect.objectContaining({
+        code: 'PEL_SYNTAX',
+        details: expect.objectContaining({ line: 2, column: 15, offset: 23 }),
+      }),
     );
   });
 
   it('evaluates with the caller utilities before the defaults', () => {
-    expect(evaluateTemplate('#{@date.now()}', scope, { utilities: { date: { now: () => 'frozen' } } })).toBe('frozen');
+    expect(evaluateTemplate('#{@date.now()}', scope, { utilities: { date: { now: () => 'frozen' } } })).toBe(
+      'frozen',
+    );
   });
 });

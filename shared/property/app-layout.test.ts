@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { appFolderOf, containsReservedApp, isAppPipelineKey, isReservedAppKey, objectKeyOf } from './app-layout';
+import {
+  appFolderOf,
+  containsReservedApp,
+  isAppPipelineKey,
+  isReservedAppKey,
+  objectKeyOf,
+} from './app-layout';
 
 describe('app layout', () => {
   it.each([

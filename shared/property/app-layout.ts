@@ -76,7 +76,8 @@ export function objectKeyOf(key: string): ObjectKey | undefined {
   const [, objectName, version, section, instanceId, ...rest] = app.path;
   if (!objectName || !version || rest.length > 0) return undefined;
   const schemaKey = `${app.folder}/object/${objectName}/${version}/schema`;
-  if (section === 'schema' && instanceId === undefined) return { app, objectName, version, kind: 'schema', schemaKey };
+  if (section === 'schema' && instanceId === undefined)
+    return { app, objectName, version, kind: 'schema', schemaKey };
   if (section === 'instance' && instanceId !== undefined) {
     return { app, objectName, version, kind: 'instance', instanceId, schemaKey };
   }

@@ -43,7 +43,8 @@ export function base64ToBytes(text: string): Uint8Array {
     if (code === 61) break; // '=' padding ends the data
     if (code === 32 || code === 10 || code === 13 || code === 9) continue;
     const v = code < 128 ? LOOKUP[code]! : -1;
-    if (v < 0) throw new PipeworkError('PARAM_INVALID', 'The value is not valid base64.', { parameter: 'value' });
+    if (v < 0)
+      throw new PipeworkError('PARAM_INVALID', 'The value is not valid base64.', { parameter: 'value' });
     buffer = ((buffer << 6) | v) & 0xffffff;
     bits += 6;
     if (bits >= 8) {

@@ -1,3 +1,4 @@
+/** The property module's public face: key rules, wildcards, key ranges, app layout, values, the record and the store contract. */
 export {
   PROPERTY_ROOTS,
   MAX_KEY_LENGTH,
@@ -12,7 +13,13 @@ export {
   nameOfKey,
   checkAttachmentName,
 } from './property-key';
-export { compileKeyPattern, matchesKeyPattern, literalPrefixOf, type KeyPattern, type SegmentPattern } from './key-pattern';
+export {
+  compileKeyPattern,
+  matchesKeyPattern,
+  literalPrefixOf,
+  type KeyPattern,
+  type SegmentPattern,
+} from './key-pattern';
 export { scanRanges, isInScope, prefixUpperBound, type KeyRange, type KeyScope } from './key-range';
 export {
   RESERVED_APPS,

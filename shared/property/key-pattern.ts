@@ -23,9 +23,16 @@ export interface KeyPattern {
   matches(key: string): boolean;
 }
 
+/** The text with control characters replaced, so an error message never carries a NUL or a newline. */
+function printable(text: string): string {
+  let out = '';
+  for (const ch of text) out += ch.charCodeAt(0) < 32 || ch.charCodeAt(0) === 127 ? '?' : ch;
+  return out;
+}
+
 function invalid(pattern: string, reason: string): PipeworkError {
-  const shown = pattern.length > 80 ? `${pattern.slice(0, 80)}...` : pattern;
-  return new PipeworkError('KEY_INVALID', `Invalid key pattern '${shown.replace(/[\u0000-\u001f]/g, '?')}': ${reason}.`, {
+  const shown = printable(pattern.length > 80 ? `${pattern.slice(0, 80)}...` : pattern);
+  return new PipeworkError('KEY_INVALID', `Invalid key pattern '${shown}': ${reason}.`, {
     parameter: 'pattern',
   });
 }

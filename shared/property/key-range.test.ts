@@ -22,10 +22,23 @@ describe('scanRanges', () => {
     ],
     ['user/**', ['global', 'user/u1'], [{ exact: 'user/u1' }, { from: 'user/u1/', to: 'user/u10' }]],
     ['user/u2/**', ['global', 'user/u1'], []],
-    ['user/u1/x/**', ['global', 'user/u1'], [{ exact: 'user/u1/x' }, { from: 'user/u1/x/', to: 'user/u1/x0' }]],
+    [
+      'user/u1/x/**',
+      ['global', 'user/u1'],
+      [{ exact: 'user/u1/x' }, { from: 'user/u1/x/', to: 'user/u1/x0' }],
+    ],
     ['user/u2/x', ['global', 'user/u1'], []],
     ['global/x', ['global', 'global/app'], [{ exact: 'global/x' }]],
-    ['*/app/**', ['global', 'tenant/t'], [{ exact: 'global' }, { from: 'global/', to: 'global0' }, { exact: 'tenant/t' }, { from: 'tenant/t/', to: 'tenant/t0' }]],
+    [
+      '*/app/**',
+      ['global', 'tenant/t'],
+      [
+        { exact: 'global' },
+        { from: 'global/', to: 'global0' },
+        { exact: 'tenant/t' },
+        { from: 'tenant/t/', to: 'tenant/t0' },
+      ],
+    ],
   ])('%s within %j', (pattern, scope, expected) => {
     expect(scanRanges(compileKeyPattern(pattern), scope)).toEqual(expected);
   });

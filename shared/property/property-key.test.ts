@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { PipeworkError } from '../errors';
-import { checkAttachmentName, nameOfKey, normalizePropertyKey, parentKeyOf, parsePropertyKey } from './property-key';
+import {
+  checkAttachmentName,
+  nameOfKey,
+  normalizePropertyKey,
+  parentKeyOf,
+  parsePropertyKey,
+} from './property-key';
 
 function codeOf(fn: () => unknown): string | undefined {
   try {
@@ -70,9 +76,12 @@ describe('key helpers', () => {
     expect(nameOfKey('global/a/b')).toBe('b');
   });
 
-  it.each([['a.pdf'], ['Rechnung März 2024.pdf'], ['x'.repeat(255)]])('accepts attachment name %s', (name) => {
-    expect(checkAttachmentName(name)).toBe(name);
-  });
+  it.each([['a.pdf'], ['Rechnung März 2024.pdf'], ['x'.repeat(255)]])(
+    'accepts attachment name %s',
+    (name) => {
+      expect(checkAttachmentName(name)).toBe(name);
+    },
+  );
 
   it.each([[''], ['.'], ['..'], ['a/b'], ['a\\b'], ['a\u0000'], ['x'.repeat(256)], [7]])(
     'rejects attachment name %j',

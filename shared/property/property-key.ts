@@ -120,7 +120,8 @@ export function checkAttachmentName(raw: unknown): string {
   const fail = (reason: string) =>
     new PipeworkError('PARAM_INVALID', `Invalid attachment name: ${reason}.`, { parameter: 'name' });
   if (typeof raw !== 'string' || raw.length === 0) throw fail('a name is a non-empty string');
-  if (raw.length > MAX_ATTACHMENT_NAME_LENGTH) throw fail(`longer than ${MAX_ATTACHMENT_NAME_LENGTH} characters`);
+  if (raw.length > MAX_ATTACHMENT_NAME_LENGTH)
+    throw fail(`longer than ${MAX_ATTACHMENT_NAME_LENGTH} characters`);
   if (raw === '.' || raw === '..') throw fail(`'${raw}' is not allowed`);
   for (let i = 0; i < raw.length; i++) {
     const code = raw.charCodeAt(i);

@@ -14,9 +14,17 @@ describe('toStoredValue', () => {
     [false, undefined, { value: 'false', type: 'application/json' }],
     [{ a: 1 }, 'application/vnd.x+json', { value: '{"a":1}', type: 'application/vnd.x+json' }],
     [null, undefined, { value: null, type: 'text/plain' }],
-    [new Uint8Array([1, 2, 3]), undefined, { value: 'AQID', type: 'application/octet-stream;encoding=base64' }],
+    [
+      new Uint8Array([1, 2, 3]),
+      undefined,
+      { value: 'AQID', type: 'application/octet-stream;encoding=base64' },
+    ],
     [new Uint8Array([1]), 'application/pdf', { value: 'AQ==', type: 'application/pdf;encoding=base64' }],
-    [new BinaryContent(new Uint8Array([255, 0]), 'image/png'), undefined, { value: '/wA=', type: 'image/png;encoding=base64' }],
+    [
+      new BinaryContent(new Uint8Array([255, 0]), 'image/png'),
+      undefined,
+      { value: '/wA=', type: 'image/png;encoding=base64' },
+    ],
   ])('%j with type %s', (value, type, expected) => {
     expect(toStoredValue(value, type)).toEqual(expected);
   });
@@ -33,9 +41,12 @@ describe('types', () => {
     expect(normalizePropertyType(raw)).toBe(expected);
   });
 
-  it.each([['text'], ['a/b c'], ['a/b;x'], ['x'.repeat(300) + '/y'], ['a/b\nc']])('rejects type %j', (raw) => {
-    expect(() => normalizePropertyType(raw)).toThrow(PipeworkError);
-  });
+  it.each([['text'], ['a/b c'], ['a/b;x'], ['x'.repeat(300) + '/y'], ['a/b\nc']])(
+    'rejects type %j',
+    (raw) => {
+      expect(() => normalizePropertyType(raw)).toThrow(PipeworkError);
+    },
+  );
 
   it('recognises base64 types', () => {
     expect(isBase64Type('application/pdf;encoding=base64')).toBe(true);

@@ -17,12 +17,14 @@ const LEGACY_TYPES: Record<string, string> = {
   DECIMAL: 'application/json',
 };
 
-const MIME_TYPE = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/[A-Za-z0-9!#$&^_.+-]{1,127}(\s*;\s*[A-Za-z0-9_.+-]+=("[^"\r\n]*"|[^;\s"]*))*$/;
+const MIME_TYPE =
+  /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/[A-Za-z0-9!#$&^_.+-]{1,127}(\s*;\s*[A-Za-z0-9_.+-]+=("[^"\r\n]*"|[^;\s"]*))*$/;
 
 /** The mime type as stored (legacy names mapped), or PARAM_INVALID when it is not a mime type. */
 export function normalizePropertyType(type: unknown): string | undefined {
   if (type === undefined || type === null || type === '') return undefined;
-  if (typeof type !== 'string') throw new PipeworkError('PARAM_INVALID', 'Parameter type must be a mime type.', { parameter: 'type' });
+  if (typeof type !== 'string')
+    throw new PipeworkError('PARAM_INVALID', 'Parameter type must be a mime type.', { parameter: 'type' });
   const legacy = LEGACY_TYPES[type.toUpperCase()];
   if (legacy) return legacy;
   const trimmed = type.trim();
@@ -68,12 +70,14 @@ export interface StoredValue {
 export function toStoredValue(value: unknown, type?: string): StoredValue {
   if (value === undefined || value === null) return { value: null, type: type ?? DEFAULT_PROPERTY_TYPE };
   if (typeof value === 'string') return { value, type: type ?? DEFAULT_PROPERTY_TYPE };
-  if (isBinaryContent(value)) return { value: bytesToBase64(value.data), type: withBase64(type ?? value.mimeType) };
+  if (isBinaryContent(value))
+    return { value: bytesToBase64(value.data), type: withBase64(type ?? value.mimeType) };
   if (value instanceof Uint8Array) {
     return { value: bytesToBase64(value), type: withBase64(type ?? 'application/octet-stream') };
   }
   const text = JSON.stringify(value);
-  if (text === undefined) throw new PipeworkError('PARAM_INVALID', 'The value cannot be stored as JSON.', { parameter: 'value' });
+  if (text === undefined)
+    throw new PipeworkError('PARAM_INVALID', 'The value cannot be stored as JSON.', { parameter: 'value' });
   return { value: text, type: type ?? 'application/json' };
 }
 

@@ -50,7 +50,10 @@ export interface RunPipelineOptions<S> {
   authorize?: (principal: Principal | null, contract: CommandContract) => void;
   limits?: Partial<RunLimits>;
   trace?: boolean;
-  /** The `request` root of expressions (e.g. query parameters and headers of the HTTP call). */
+  /**
+   * The `request` root of expressions (e.g. query parameters and headers of the HTTP call). A function is
+   * called the first time an expression reads `request`, so runs that never do pay nothing for it.
+   */
   request?: unknown;
   signal?: AbortSignal;
   onLog?: (entry: RunLogEntry) => void;
@@ -62,6 +65,31 @@ export interface RunResult {
   stepsExecuted: number;
   durationMs: number;
   trace?: TraceStep[];
+}
+
+/** Sets `scope.request`, lazily when it is given as a function. */
+function defineRequestRoot(scope: PipelineScope, request: unknown): void {
+  if (typeof request !== 'function') {
+    scope.request = request ?? null;
+    return;
+  }
+  let value: unknown;
+  let made = false;
+  Object.defineProperty(scope, 'request', {
+    enumerable: true,
+    configurable: true,
+    get: () => {
+      if (!made) {
+        value = (request as () => unknown)() ?? null;
+        made = true;
+      }
+      return value;
+    },
+    set: (next: unknown) => {
+      value = next;
+      made = true;
+    },
+  });
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
@@ -107,9 +135,10 @@ class PipelineRun<S> {
       body: script.body ?? null,
       vars: Object.create(null) as Record<string, unknown>,
       headers: Object.create(null) as Record<string, unknown>,
-      request: options.request ?? null,
+      request: null,
       exception: null,
     };
+    defineRequestRoot(this.scope, options.request);
     this.trace = options.trace ? [] : undefined;
     this.principal = options.principal;
     this.deadline = this.started + this.limits.maxMillis;
@@ -475,11 +504,11 @@ class PipelineRun<S> {
     traced: TraceStep | undefined,
   ): Promise<void> {
     const { contract } = definition;
-    const raw = new Set(contract.rawParameters ?? []);
+    const raw = contract.rawParameters;
     const given: Record<string, unknown> = {};
     for (const name of Object.keys(params)) {
       if (COMMON_PARAMETER_NAMES.has(name)) continue;
-      given[name] = raw.has(name) ? params[name] : this.evaluateParam(step, params, name, evaluateDeep);
+      given[name] = raw?.includes(name) ? params[name] : this.evaluateParam(step, params, name, evaluateDeep);
     }
     const input =
       params.input !== undefined ? this.evaluateParam(step, params, 'input', evaluateDeep) : this.scope.body;

@@ -8,15 +8,19 @@ import type { ServerServices } from '../../services';
 export const eventListen = defineCommand<ServerServices>(
   {
     name: 'event.listen',
-    summary: 'Runs the stored pipeline it starts whenever an event with this key (and matching filter) occurs.',
+    summary:
+      'Runs the stored pipeline it starts whenever an event with this key (and matching filter) occurs.',
     description:
       'Put it first in a pipeline stored as a property under <app>/pipeline/<name>. The pipeline then runs as the ' +
       'user who stored it, with the event as its body: {eventKey, payload: {origin, target}, origin, target}. ' +
-      '`filter` is an expression over that body, e.g. #{body.target.key.contains(\'/instance/\')}. ' +
+      "`filter` is an expression over that body, e.g. #{body.target.key.contains('/instance/')}. " +
       'When the pipeline runs, this step passes the body on unchanged.',
     parameters: {
       key: { type: 'string', description: 'The event key to listen for, e.g. property.created.' },
-      filter: { type: 'string', description: 'An optional expression; the pipeline runs only when it is true.' },
+      filter: {
+        type: 'string',
+        description: 'An optional expression; the pipeline runs only when it is true.',
+      },
     },
     required: ['key'],
     defaultParameter: 'key',
@@ -27,7 +31,7 @@ export const eventListen = defineCommand<ServerServices>(
       {
         title: 'React to new form submissions',
         pipeline:
-          "pipeline:\n  - event.listen:\n      key: property.created\n      filter: \"#{body.target.key.contains('/object/invoice/v1/instance/')}\"\n  - log: \"New invoice #{body.target.key}\"\n",
+          'pipeline:\n  - event.listen:\n      key: property.created\n      filter: "#{body.target.key.contains(\'/object/invoice/v1/instance/\')}"\n  - log: "New invoice #{body.target.key}"\n',
       },
     ],
   },

@@ -8,7 +8,8 @@ import { ATTACHMENT_NAME, KEY, integerParam, propertiesOf } from './property-com
 export const propertyAttachmentChunkGet = defineCommand<ServerServices>(
   {
     name: 'property.attachment.chunk.get',
-    summary: 'Returns the content of one chunk (index, default 0) as bytes; nothing when the chunk does not exist.',
+    summary:
+      'Returns the content of one chunk (index, default 0) as bytes; nothing when the chunk does not exist.',
     parameters: {
       key: KEY,
       name: ATTACHMENT_NAME,
@@ -20,14 +21,20 @@ export const propertyAttachmentChunkGet = defineCommand<ServerServices>(
     examples: [
       {
         title: 'Read the first chunk',
-        pipeline: 'pipeline:\n  - property.attachment.chunk.get:\n      key: global/app/myapp/doc\n      name: big.bin\n',
+        pipeline:
+          'pipeline:\n  - property.attachment.chunk.get:\n      key: global/app/myapp/doc\n      name: big.bin\n',
       },
     ],
   },
   async (ctx) => {
     const service = propertiesOf(ctx).attachments;
     const attachment = await service.get(ctx.principal, ctx.params.key, nameOf(ctx));
-    const data = await service.readChunk(ctx.principal, ctx.params.key, nameOf(ctx), integerParam(ctx, 'index') ?? 0);
+    const data = await service.readChunk(
+      ctx.principal,
+      ctx.params.key,
+      nameOf(ctx),
+      integerParam(ctx, 'index') ?? 0,
+    );
     return data ? new BinaryContent(data, attachment.contentType, attachment.name) : null;
   },
 );

@@ -13,7 +13,11 @@ export const propertyAttachmentChunkPut = defineCommand<ServerServices>(
     parameters: {
       key: KEY,
       name: ATTACHMENT_NAME,
-      index: { type: 'integer', minimum: 0, description: 'The chunk to replace; when absent, a chunk is appended.' },
+      index: {
+        type: 'integer',
+        minimum: 0,
+        description: 'The chunk to replace; when absent, a chunk is appended.',
+      },
       content: { type: 'string', description: 'The chunk as text; when absent, the input body is used.' },
     },
     required: ['key', 'name'],
@@ -22,13 +26,23 @@ export const propertyAttachmentChunkPut = defineCommand<ServerServices>(
     examples: [
       {
         title: 'Append a chunk from the body',
-        pipeline: 'pipeline:\n  - property.attachment.chunk.put:\n      key: global/app/myapp/doc\n      name: big.bin\n',
+        pipeline:
+          'pipeline:\n  - property.attachment.chunk.put:\n      key: global/app/myapp/doc\n      name: big.bin\n',
       },
     ],
   },
   (ctx) => {
     const content = contentOf(ctx);
-    if (!content) throw new PipeworkError('PARAM_INVALID', 'A chunk needs content (parameter or body).', { parameter: 'content' });
-    return propertiesOf(ctx).attachments.putChunk(ctx.principal, ctx.params.key, nameOf(ctx), content.data, integerParam(ctx, 'index'));
+    if (!content)
+      throw new PipeworkError('PARAM_INVALID', 'A chunk needs content (parameter or body).', {
+        parameter: 'content',
+      });
+    return propertiesOf(ctx).attachments.putChunk(
+      ctx.principal,
+      ctx.params.key,
+      nameOf(ctx),
+      content.data,
+      integerParam(ctx, 'index'),
+    );
   },
 );

@@ -19,12 +19,20 @@ export const propertyAttachmentContent = defineCommand<ServerServices>(
     input: 'any',
     output: 'bytes',
     examples: [
-      { title: 'Download an attachment', pipeline: 'pipeline:\n  - property.attachment.content:\n      key: global/app/myapp/doc\n      name: a.pdf\n' },
+      {
+        title: 'Download an attachment',
+        pipeline:
+          'pipeline:\n  - property.attachment.content:\n      key: global/app/myapp/doc\n      name: a.pdf\n',
+      },
     ],
   },
   async (ctx) => {
     const limit = ctx.services.config.limits.commandBodyBytes;
-    const { attachment, content } = await propertiesOf(ctx).attachments.open(ctx.principal, ctx.params.key, nameOf(ctx));
+    const { attachment, content } = await propertiesOf(ctx).attachments.open(
+      ctx.principal,
+      ctx.params.key,
+      nameOf(ctx),
+    );
     if (attachment.length > limit) {
       throw new PipeworkError(
         'PAYLOAD_TOO_LARGE',

@@ -13,7 +13,11 @@ export const propertyAttachmentDelete = defineCommand<ServerServices>(
     input: 'any',
     output: 'none',
     examples: [
-      { title: 'Remove an attachment', pipeline: 'pipeline:\n  - property.attachment.delete:\n      key: global/app/myapp/doc\n      name: a.pdf\n' },
+      {
+        title: 'Remove an attachment',
+        pipeline:
+          'pipeline:\n  - property.attachment.delete:\n      key: global/app/myapp/doc\n      name: a.pdf\n',
+      },
     ],
   },
   async (ctx) => {

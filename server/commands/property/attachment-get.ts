@@ -13,7 +13,11 @@ export const propertyAttachmentGet = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
     examples: [
-      { title: 'Size of an attachment', pipeline: 'pipeline:\n  - property.attachment.get:\n      key: global/app/myapp/doc\n      name: a.pdf\n' },
+      {
+        title: 'Size of an attachment',
+        pipeline:
+          'pipeline:\n  - property.attachment.get:\n      key: global/app/myapp/doc\n      name: a.pdf\n',
+      },
     ],
   },
   (ctx) => propertiesOf(ctx).attachments.get(ctx.principal, ctx.params.key, nameOf(ctx)),

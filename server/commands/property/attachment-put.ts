@@ -24,7 +24,8 @@ export const propertyAttachmentPut = defineCommand<ServerServices>(
     examples: [
       {
         title: 'Attach a generated text',
-        pipeline: 'pipeline:\n  - property.attachment.put:\n      key: global/app/myapp/doc\n      name: readme.txt\n      content: Hello\n',
+        pipeline:
+          'pipeline:\n  - property.attachment.put:\n      key: global/app/myapp/doc\n      name: readme.txt\n      content: Hello\n',
       },
     ],
   },

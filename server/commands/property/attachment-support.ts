@@ -5,14 +5,17 @@ import type { PropertyContext } from './property-command-support';
 
 /** Bytes and their mime type from `content` (text) or the input body (bytes, text, or JSON); undefined when neither. */
 export function contentOf(ctx: PropertyContext): { data: Uint8Array; mimeType?: string } | undefined {
-  const source = ctx.params.content !== undefined && ctx.params.content !== null ? ctx.params.content : ctx.input;
+  const source =
+    ctx.params.content !== undefined && ctx.params.content !== null ? ctx.params.content : ctx.input;
   if (source === undefined || source === null) return undefined;
   if (isBinaryContent(source)) return { data: source.data, mimeType: source.mimeType };
   if (source instanceof Uint8Array) return { data: source };
   if (typeof source === 'string') return { data: new TextEncoder().encode(source), mimeType: 'text/plain' };
   const json = JSON.stringify(source);
   if (json === undefined) {
-    throw new PipeworkError('PARAM_INVALID', 'The attachment content must be bytes, text or JSON.', { parameter: 'content' });
+    throw new PipeworkError('PARAM_INVALID', 'The attachment content must be bytes, text or JSON.', {
+      parameter: 'content',
+    });
   }
   return { data: new TextEncoder().encode(json), mimeType: 'application/json' };
 }

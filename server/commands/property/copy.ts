@@ -13,7 +13,11 @@ export const propertyCopy = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
     examples: [
-      { title: 'Copy a form', pipeline: 'pipeline:\n  - property.copy:\n      key: global/app/a/form/f\n      to: global/app/b/form/f\n' },
+      {
+        title: 'Copy a form',
+        pipeline:
+          'pipeline:\n  - property.copy:\n      key: global/app/a/form/f\n      to: global/app/b/form/f\n',
+      },
     ],
   },
   (ctx) => propertiesOf(ctx).copy(ctx.principal, ctx.params.key, ctx.params.to),

@@ -19,7 +19,12 @@ export const propertyDelete = defineCommand<ServerServices>(
     defaultParameter: 'key',
     input: 'any',
     output: 'json',
-    examples: [{ title: 'Delete an app', pipeline: 'pipeline:\n  - property.delete:\n      filter: global/app/oldapp/**\n' }],
+    examples: [
+      {
+        title: 'Delete an app',
+        pipeline: 'pipeline:\n  - property.delete:\n      filter: global/app/oldapp/**\n',
+      },
+    ],
   },
   async (ctx) => {
     const key = textParam(ctx, 'key');

@@ -12,7 +12,12 @@ export const propertyExists = defineCommand<ServerServices>(
     defaultParameter: 'key',
     input: 'any',
     output: 'json',
-    examples: [{ title: 'Check before creating', pipeline: 'pipeline:\n  - property.exists: global/app/myapp/config/app\n' }],
+    examples: [
+      {
+        title: 'Check before creating',
+        pipeline: 'pipeline:\n  - property.exists: global/app/myapp/config/app\n',
+      },
+    ],
   },
   (ctx) => propertiesOf(ctx).exists(ctx.principal, ctx.params.key),
 );

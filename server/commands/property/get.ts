@@ -12,7 +12,9 @@ export const propertyGet = defineCommand<ServerServices>(
     defaultParameter: 'key',
     input: 'any',
     output: 'json',
-    examples: [{ title: 'Read a property', pipeline: 'pipeline:\n  - property.get: global/app/myapp/config/app\n' }],
+    examples: [
+      { title: 'Read a property', pipeline: 'pipeline:\n  - property.get: global/app/myapp/config/app\n' },
+    ],
   },
   (ctx) => propertiesOf(ctx).get(ctx.principal, ctx.params.key),
 );

@@ -18,7 +18,9 @@ export const propertyKeysChildren = defineCommand<ServerServices>(
     defaultParameter: 'pattern',
     input: 'any',
     output: 'json',
-    examples: [{ title: 'Browse the apps', pipeline: 'pipeline:\n  - property.keys.children: global/app/\n' }],
+    examples: [
+      { title: 'Browse the apps', pipeline: 'pipeline:\n  - property.keys.children: global/app/\n' },
+    ],
   },
   (ctx) => propertiesOf(ctx).children(ctx.principal, firstParam(ctx, 'pattern', 'key')),
 );

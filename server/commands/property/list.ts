@@ -7,7 +7,8 @@ export const propertyList = defineCommand<ServerServices>(
   {
     name: 'property.list',
     summary: 'Lists the properties matching a key pattern (default: all) that the caller may read.',
-    description: 'Each entry has uuid, key, value, type, created, updated, timeToLive, defaultValue and version, in key order.',
+    description:
+      'Each entry has uuid, key, value, type, created, updated, timeToLive, defaultValue and version, in key order.',
     parameters: {
       pattern: PATTERN,
       filter: { ...PATTERN, description: 'The same as pattern (the name used by older clients).' },
@@ -17,8 +18,16 @@ export const propertyList = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
     examples: [
-      { title: 'All object schemas of version v1', pipeline: 'pipeline:\n  - property.list: global/app/*/object/*/v1/schema\n' },
+      {
+        title: 'All object schemas of version v1',
+        pipeline: 'pipeline:\n  - property.list: global/app/*/object/*/v1/schema\n',
+      },
     ],
   },
-  (ctx) => propertiesOf(ctx).list(ctx.principal, firstParam(ctx, 'pattern', 'filter') ?? '**', integerParam(ctx, 'limit')),
+  (ctx) =>
+    propertiesOf(ctx).list(
+      ctx.principal,
+      firstParam(ctx, 'pattern', 'filter') ?? '**',
+      integerParam(ctx, 'limit'),
+    ),
 );

@@ -15,7 +15,8 @@ export const propertyMove = defineCommand<ServerServices>(
     examples: [
       {
         title: 'Limit an app to a tenant',
-        pipeline: 'pipeline:\n  - property.move:\n      key: global/app/a/config/app\n      to: tenant/<tenant-uuid>/app/a/config/app\n',
+        pipeline:
+          'pipeline:\n  - property.move:\n      key: global/app/a/config/app\n      to: tenant/<tenant-uuid>/app/a/config/app\n',
       },
     ],
   },

@@ -20,16 +20,26 @@ afterAll(() => server.close());
 
 const codeOf = (r: HttpResponse) => r.json?.value?.code as string | undefined;
 function get(name: string, params: Record<string, string | number>): Promise<HttpResponse> {
-  return http(server.url, `/api/v3/command/${name}?${new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]))}`, {
-    auth: server.adminAuth,
-  });
+  return http(
+    server.url,
+    `/api/v3/command/${name}?${new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]))}`,
+    {
+      auth: server.adminAuth,
+    },
+  );
 }
 /** POSTs a body produced piece by piece, with backpressure. */
-function postStream(path: string, source: AsyncIterable<Uint8Array>): Promise<{ status: number; text: string }> {
+function postStream(
+  path: string,
+  source: AsyncIterable<Uint8Array>,
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const req = request(
       `${server.url}${path}`,
-      { method: 'POST', headers: { authorization: server.adminAuth, 'content-type': 'application/octet-stream' } },
+      {
+        method: 'POST',
+        headers: { authorization: server.adminAuth, 'content-type': 'application/octet-stream' },
+      },
       (res) => {
         let text = '';
         res.on('data', (d: Buffer) => (text += d.toString()));
@@ -41,22 +51,44 @@ function postStream(path: string, source: AsyncIterable<Uint8Array>): Promise<{ 
   });
 }
 function pipe(yaml: string): Promise<HttpResponse> {
-  return http(server.url, '/api/v3/pipeline', { auth: server.adminAuth, type: 'application/yaml', body: yaml });
+  return http(server.url, '/api/v3/pipeline', {
+    auth: server.adminAuth,
+    type: 'application/yaml',
+    body: yaml,
+  });
 }
 
 describe('attachments over HTTP', () => {
-  it('put, list, get, content and delete (GET form)', async () => {
-    const put = await get('property.attachment.put', { key: 'global/docs/a', name: 'hello.txt', content: 'Hello', contentType: 'text/plain' });
-    expect(put.json).toMatchObject({ name: 'hello.txt', contentType: 'text/plain', length: 5, chunks: 1 });
-    expect((await get('property.attachment.list', { key: 'global/docs/a' })).json.map((a: { name: string }) => a.name)).toEqual(['hello.txt']);
-    expect((await get('property.attachment.get', { key: 'global/docs/a', name: 'hello.txt' })).json.length).toBe(5);
-    const content = await get('property.attachment.content', { key: 'global/docs/a', name: 'hello.txt' });
-    expect([content.status, content.headers.get('content-type'), content.text]).toEqual([200, 'text/plain', 'Hello']);
-    expect(content.headers.get('content-disposition')).toContain('hello.txt');
-    expect((await get('property.attachment.delete', { key: 'global/docs/a', name: 'hello.txt' })).status).toBe(204);
-    const gone = await get('property.attachment.delete', { key: 'global/docs/a', name: 'hello.txt' });
+  it.each(['GET', 'pipeline'])('put, list, get, content and delete (%s form)', async (form) => {
+    const call = (name: string, params: Record<string, string | number>) =>
+      form === 'GET' ? get(name, params) : pipe(`pipeline:\n  - ${name}: ${JSON.stringify(params)}\n`);
+    const name = `hello-${form}.txt`;
+    const put = await call('property.attachment.put', {
+      key: 'global/docs/a',
+      name,
+      content: 'Hello',
+      contentType: 'text/plain',
+    });
+    expect(put.json).toMatchObject({ name, contentType: 'text/plain', length: 5, chunks: 1 });
+    expect(
+      (await call('property.attachment.list', { key: 'global/docs/a' })).json.map(
+        (a: { name: string }) => a.name,
+      ),
+    ).toContain(name);
+    expect((await call('property.attachment.get', { key: 'global/docs/a', name })).json.length).toBe(5);
+    const content = await call('property.attachment.content', { key: 'global/docs/a', name });
+    expect([content.status, content.text]).toEqual([200, 'Hello']);
+    // The streamed GET answers exactly the stored type; the pipeline form adds a charset to text.
+    expect(content.headers.get('content-type')).toMatch(/^text\/plain/);
+    expect(content.headers.get('content-disposition')).toContain(name);
+    const chunk = await call('property.attachment.chunk.get', { key: 'global/docs/a', name, index: 0 });
+    expect(chunk.text).toBe('Hello');
+    expect((await call('property.attachment.delete', { key: 'global/docs/a', name })).status).toBe(204);
+    const gone = await call('property.attachment.delete', { key: 'global/docs/a', name });
     expect([gone.status, codeOf(gone)]).toEqual([404, 'NOT_FOUND']);
-    expect(codeOf(await get('property.attachment.content', { key: 'global/docs/a', name: 'hello.txt' }))).toBe('NOT_FOUND');
+    expect(codeOf(await call('property.attachment.content', { key: 'global/docs/a', name }))).toBe(
+      'NOT_FOUND',
+    );
   });
 
   it('puts chunks and reads them back (pipeline form)', async () => {
@@ -68,15 +100,58 @@ describe('attachments over HTTP', () => {
 `;
     const response = await pipe(yaml);
     expect(response.text).toBe('ABcd');
-    const chunk = await get('property.attachment.chunk.get', { key: 'global/docs/a', name: 'c.txt', index: 1 });
+    const chunk = await get('property.attachment.chunk.get', {
+      key: 'global/docs/a',
+      name: 'c.txt',
+      index: 1,
+    });
     expect(chunk.text).toBe('cd');
-    expect((await get('property.attachment.chunk.get', { key: 'global/docs/a', name: 'c.txt', index: 9 })).status).toBe(204);
-    expect(codeOf(await get('property.attachment.chunk.put', { key: 'global/docs/a', name: 'c.txt', content: 'x', index: 9 }))).toBe('PARAM_INVALID');
+    expect(
+      (await get('property.attachment.chunk.get', { key: 'global/docs/a', name: 'c.txt', index: 9 })).status,
+    ).toBe(204);
+    expect(
+      codeOf(
+        await get('property.attachment.chunk.put', {
+          key: 'global/docs/a',
+          name: 'c.txt',
+          content: 'x',
+          index: 9,
+        }),
+      ),
+    ).toBe('PARAM_INVALID');
   });
 
   it.each<[string, string, Record<string, string>, string]>([
-    ['a missing property', 'property.attachment.put', { key: 'global/docs/none', name: 'a', content: 'x' }, 'PROPERTY_NOT_FOUND'],
-    ['a name with a slash', 'property.attachment.put', { key: 'global/docs/a', name: '../a', content: 'x' }, 'PARAM_INVALID'],
+    [
+      'a missing property (streamed download)',
+      'property.attachment.content',
+      { key: 'global/docs/none', name: 'a' },
+      'PROPERTY_NOT_FOUND',
+    ],
+    [
+      'a hostile key (streamed download)',
+      'property.attachment.content',
+      { key: 'global/%2e%2e/a', name: 'a' },
+      'KEY_INVALID',
+    ],
+    [
+      'a missing name (streamed download)',
+      'property.attachment.content',
+      { key: 'global/docs/a' },
+      'PARAM_INVALID',
+    ],
+    [
+      'a missing property',
+      'property.attachment.put',
+      { key: 'global/docs/none', name: 'a', content: 'x' },
+      'PROPERTY_NOT_FOUND',
+    ],
+    [
+      'a name with a slash',
+      'property.attachment.put',
+      { key: 'global/docs/a', name: '../a', content: 'x' },
+      'PARAM_INVALID',
+    ],
     ['a missing name', 'property.attachment.put', { key: 'global/docs/a' }, 'PARAM_INVALID'],
     ['a hostile key', 'property.attachment.list', { key: 'global/../x' }, 'KEY_INVALID'],
     ['a missing attachment', 'property.attachment.get', { key: 'global/docs/a', name: 'nope' }, 'NOT_FOUND'],
@@ -111,13 +186,19 @@ describe('attachments over HTTP', () => {
     }, 250);
     try {
       // node:http streams the upload (fetch with a stream body keeps every chunk it sent until the end).
-      const upload = await postStream(`/api/v3/command/property.attachment.put?key=global/docs/a&name=big.bin`, body());
+      const upload = await postStream(
+        `/api/v3/command/property.attachment.put?key=global/docs/a&name=big.bin`,
+        body(),
+      );
       expect(upload.status).toBe(200);
       expect(JSON.parse(upload.text)).toMatchObject({ name: 'big.bin', length: total, chunks: 200 });
 
-      const download = await fetch(`${server.url}/api/v3/command/property.attachment.content?key=global/docs/a&name=big.bin`, {
-        headers: { authorization: server.adminAuth },
-      });
+      const download = await fetch(
+        `${server.url}/api/v3/command/property.attachment.content?key=global/docs/a&name=big.bin`,
+        {
+          headers: { authorization: server.adminAuth },
+        },
+      );
       expect(download.headers.get('content-length')).toBe(String(total));
       const received = createHash('sha256');
       let length = 0;
@@ -131,7 +212,9 @@ describe('attachments over HTTP', () => {
       clearInterval(sampler);
     }
     expect(peak).toBeLessThan(80 * 1024 * 1024);
-    const inPipeline = await pipe('pipeline:\n  - property.attachment.content: {key: global/docs/a, name: big.bin}\n');
+    const inPipeline = await pipe(
+      'pipeline:\n  - property.attachment.content: {key: global/docs/a, name: big.bin}\n',
+    );
     expect([inPipeline.status, codeOf(inPipeline)]).toEqual([413, 'PAYLOAD_TOO_LARGE']);
   }, 60_000);
 });

@@ -21,7 +21,10 @@ export const PATTERN: JsonSchema = {
     'A key pattern: * matches within one segment, ** any number of segments, e.g. global/app/*/object/*/v1/schema.',
 };
 
-export const TARGET_KEY: JsonSchema = { type: 'string', description: 'The key to copy or move the property to.' };
+export const TARGET_KEY: JsonSchema = {
+  type: 'string',
+  description: 'The key to copy or move the property to.',
+};
 
 export const ATTACHMENT_NAME: JsonSchema = {
   type: 'string',
@@ -43,9 +46,31 @@ export function firstParam(ctx: PropertyContext, ...names: string[]): string | u
   return undefined;
 }
 
-/** The `value` parameter when given, else the input body (undefined when that is empty too). */
+/** `evalValue`: whether `#{...}` in the value parameter is evaluated (default) or stored as written. */
+export const EVAL_VALUE: JsonSchema = {
+  type: 'boolean',
+  default: true,
+  description: 'When false, expressions (#{...}) in value are stored as written, e.g. to store a pipeline.',
+};
+
+function evaluateTemplates(ctx: PropertyContext, value: unknown): unknown {
+  if (typeof value === 'string') return value.includes('#{') ? ctx.evaluate(value) : value;
+  if (Array.isArray(value)) return value.map((v) => evaluateTemplates(ctx, v));
+  if (value !== null && typeof value === 'object' && !ArrayBuffer.isView(value)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = evaluateTemplates(ctx, v);
+    return out;
+  }
+  return value;
+}
+
+/**
+ * The `value` parameter (declared raw, so its expressions are evaluated here unless `evalValue` is false),
+ * else the input body (undefined when that is empty too; a body is never evaluated).
+ */
 export function valueOf(ctx: PropertyContext): unknown {
-  if (ctx.params.value !== undefined) return ctx.params.value;
+  const raw = ctx.params.value;
+  if (raw !== undefined) return ctx.params.evalValue === false ? raw : evaluateTemplates(ctx, raw);
   return ctx.input === null || ctx.input === undefined ? undefined : ctx.input;
 }
 
@@ -54,7 +79,9 @@ export function integerParam(ctx: PropertyContext, name: string): number | undef
   const value = ctx.params[name];
   if (value === undefined || value === null || value === '') return undefined;
   if (typeof value !== 'number' || !Number.isInteger(value)) {
-    throw new PipeworkError('PARAM_INVALID', `Parameter '${name}' must be a whole number.`, { parameter: name });
+    throw new PipeworkError('PARAM_INVALID', `Parameter '${name}' must be a whole number.`, {
+      parameter: name,
+    });
   }
   return value;
 }

@@ -11,7 +11,12 @@ afterAll(() => server.close());
 type Params = Record<string, string | number | boolean | object | null>;
 
 /** GET /api/v3/command/<name>?params (values as text). */
-function get(name: string, params: Params = {}, auth = server.adminAuth, separator = '/'): Promise<HttpResponse> {
+function get(
+  name: string,
+  params: Params = {},
+  auth = server.adminAuth,
+  separator = '/',
+): Promise<HttpResponse> {
   const query = new URLSearchParams(
     Object.entries(params).map(([k, v]) => [k, typeof v === 'object' ? JSON.stringify(v) : String(v)]),
   );
@@ -19,9 +24,18 @@ function get(name: string, params: Params = {}, auth = server.adminAuth, separat
 }
 
 /** POST /api/v3/pipeline with one command in JSON form. */
-function pipe(name: string, params: Params = {}, auth = server.adminAuth, body?: unknown): Promise<HttpResponse> {
+function pipe(
+  name: string,
+  params: Params = {},
+  auth = server.adminAuth,
+  body?: unknown,
+): Promise<HttpResponse> {
   const script = { pipeline: [{ [name]: params }], ...(body === undefined ? {} : { body }) };
-  return http(server.url, '/api/v3/pipeline', { auth, type: 'application/json', body: JSON.stringify(script) });
+  return http(server.url, '/api/v3/pipeline', {
+    auth,
+    type: 'application/json',
+    body: JSON.stringify(script),
+  });
 }
 
 const forms = [
@@ -48,13 +62,31 @@ describe.each(forms)('property commands, %s form', (_form, call) => {
     expect(created.status).toBe(200);
     expect(created.json).toMatchObject({
       result: 'create',
-      property: { key, value: 'v1', type: 'text/x-test', timeToLive: 5, version: 1, updated: null, defaultValue: null },
+      property: {
+        key,
+        value: 'v1',
+        type: 'text/x-test',
+        timeToLive: 5,
+        version: 1,
+        updated: null,
+        defaultValue: null,
+      },
     });
-    expect((await call('property.schema.put', { key, value: 'v2' })).json).toMatchObject({ result: 'update', property: { value: 'v2', type: 'text/x-test', version: 2 } });
-    expect((await call('property.schema.put', { key, value: 'v3', existStrategy: 'skip' })).json.result).toBe('skip');
+    expect((await call('property.schema.put', { key, value: 'v2' })).json).toMatchObject({
+      result: 'update',
+      property: { value: 'v2', type: 'text/x-test', version: 2 },
+    });
+    expect((await call('property.schema.put', { key, value: 'v3', existStrategy: 'skip' })).json.result).toBe(
+      'skip',
+    );
     const refused = await call('property.schema.put', { key, value: 'v4', existStrategy: 'error' });
     expect([refused.status, codeOf(refused)]).toEqual([409, 'PROPERTY_EXISTS']);
-    const timeToLive = await call('property.schema.put', { key: fresh(), value: 'x', timeToLive: 7, defaultValue: 'd' });
+    const timeToLive = await call('property.schema.put', {
+      key: fresh(),
+      value: 'x',
+      timeToLive: 7,
+      defaultValue: 'd',
+    });
     expect(timeToLive.json.property).toMatchObject({ timeToLive: 7, defaultValue: 'd' });
   });
 
@@ -71,7 +103,11 @@ describe.each(forms)('property commands, %s form', (_form, call) => {
   it('property.get, property.value.get and property.exists read it back', async () => {
     const key = fresh();
     await call('property.schema.put', { key, value: '{"a":[1,2]}', type: 'application/json' });
-    expect((await call('property.get', { key })).json).toMatchObject({ key, value: '{"a":[1,2]}', type: 'application/json' });
+    expect((await call('property.get', { key })).json).toMatchObject({
+      key,
+      value: '{"a":[1,2]}',
+      type: 'application/json',
+    });
     expect((await call('property.value.get', { key })).json).toEqual({ a: [1, 2] });
     expect((await call('property.exists', { key })).json).toBe(true);
     expect((await call('property.exists', { key: fresh() })).json).toBe(false);
@@ -82,18 +118,34 @@ describe.each(forms)('property commands, %s form', (_form, call) => {
 
   it('property.list, property.keys and property.keys.children answer wildcards', async () => {
     const base = fresh('global/list');
-    for (const k of ['a/x', 'a/y/z', 'b']) await call('property.schema.put', { key: `${base}/${k}`, value: k });
+    for (const k of ['a/x', 'a/y/z', 'b'])
+      await call('property.schema.put', { key: `${base}/${k}`, value: k });
     const listed = await call('property.list', { filter: `${base}/**` });
-    expect(listed.json.map((p: { key: string }) => p.key)).toEqual([`${base}/a/x`, `${base}/a/y/z`, `${base}/b`]);
+    expect(listed.json.map((p: { key: string }) => p.key)).toEqual([
+      `${base}/a/x`,
+      `${base}/a/y/z`,
+      `${base}/b`,
+    ]);
     expect(Object.keys(listed.json[0]).sort()).toEqual(
       ['created', 'defaultValue', 'key', 'timeToLive', 'type', 'updated', 'uuid', 'value', 'version'].sort(),
     );
-    expect((await call('property.list', { pattern: `${base}/*` })).json.map((p: { key: string }) => p.key)).toEqual([`${base}/b`]);
+    expect(
+      (await call('property.list', { pattern: `${base}/*` })).json.map((p: { key: string }) => p.key),
+    ).toEqual([`${base}/b`]);
     expect((await call('property.list', { pattern: `${base}/**`, limit: 1 })).json).toHaveLength(1);
     expect((await call('property.keys', { pattern: `${base}/*/x` })).json).toEqual([`${base}/a/x`]);
-    expect((await call('property.path.list', { pattern: `${base}/a/**` })).json).toEqual([`${base}/a/x`, `${base}/a/y/z`]);
-    expect((await call('property.keys.children', { pattern: `${base}/` })).json).toEqual([`${base}/a/`, `${base}/b`]);
-    expect((await call('property.path.children', { pattern: `${base}/a/*` })).json).toEqual([`${base}/a/x`, `${base}/a/y/`]);
+    expect((await call('property.path.list', { pattern: `${base}/a/**` })).json).toEqual([
+      `${base}/a/x`,
+      `${base}/a/y/z`,
+    ]);
+    expect((await call('property.keys.children', { pattern: `${base}/` })).json).toEqual([
+      `${base}/a/`,
+      `${base}/b`,
+    ]);
+    expect((await call('property.path.children', { pattern: `${base}/a/*` })).json).toEqual([
+      `${base}/a/x`,
+      `${base}/a/y/`,
+    ]);
   });
 
   it('property.copy and property.move', async () => {
@@ -112,12 +164,19 @@ describe.each(forms)('property commands, %s form', (_form, call) => {
     for (const k of ['1', '2', 'sub/3']) await call('property.schema.put', { key: `${base}/${k}`, value: k });
     expect((await call('property.delete', { key: `${base}/1` })).json).toEqual([`${base}/1`]);
     expect(codeOf(await call('property.delete', { key: `${base}/1` }))).toBe('PROPERTY_NOT_FOUND');
-    expect((await call('property.delete', { filter: `${base}/**` })).json).toEqual([`${base}/2`, `${base}/sub/3`]);
+    expect((await call('property.delete', { filter: `${base}/**` })).json).toEqual([
+      `${base}/2`,
+      `${base}/sub/3`,
+    ]);
     await call('property.schema.put', { key: `${base}/4`, value: '4' });
-    expect((await call('property.schema.delete', { key: `${base}/4` })).json).toMatchObject({ key: `${base}/4` });
+    expect((await call('property.schema.delete', { key: `${base}/4` })).json).toMatchObject({
+      key: `${base}/4`,
+    });
     expect((await call('property.schema.delete', { key: `${base}/4` })).status).toBe(204);
     expect(codeOf(await call('property.delete', {}))).toBe('PARAM_INVALID');
-    expect(codeOf(await call('property.delete', { key: `${base}/x`, filter: `${base}/**` }))).toBe('PARAM_INVALID');
+    expect(codeOf(await call('property.delete', { key: `${base}/x`, filter: `${base}/**` }))).toBe(
+      'PARAM_INVALID',
+    );
   });
 
   it.each<[string, Params, string, number]>([
@@ -126,7 +185,12 @@ describe.each(forms)('property commands, %s form', (_form, call) => {
     ['a ttl that is no number', { key: 'global/a', ttl: 'soon' }, 'PARAM_INVALID', 400],
     ['a negative ttl', { key: 'global/a', ttl: -1 }, 'PARAM_INVALID', 400],
     ['an unknown existStrategy', { key: 'global/a', existStrategy: 'merge' }, 'PARAM_INVALID', 400],
-    ['a type that is no mime type', { key: 'global/a', value: 'x', type: 'not a type' }, 'PARAM_INVALID', 400],
+    [
+      'a type that is no mime type',
+      { key: 'global/a', value: 'x', type: 'not a type' },
+      'PARAM_INVALID',
+      400,
+    ],
     ['a key with ..', { key: 'global/../user/x', value: 'x' }, 'KEY_INVALID', 400],
     ['a key with %2e%2e', { key: 'global/%2e%2e/x', value: 'x' }, 'KEY_INVALID', 400],
     ['a key with an empty segment', { key: 'global//x', value: 'x' }, 'KEY_INVALID', 400],
@@ -147,8 +211,8 @@ describe.each(forms)('property commands, %s form', (_form, call) => {
     ['5,000 characters', `global/${'*'.repeat(5000)}`],
     ['** inside a segment', 'global/a**'],
   ])('property.list refuses a pattern with %s (KEY_INVALID)', async (_name, pattern) => {
-      const response = await call('property.list', { filter: pattern });
-      expect([response.status, codeOf(response)]).toEqual([400, 'KEY_INVALID']);
+    const response = await call('property.list', { filter: pattern });
+    expect([response.status, codeOf(response)]).toEqual([400, 'KEY_INVALID']);
   });
 });
 
@@ -164,6 +228,27 @@ describe('forms and values', () => {
     const response = await pipe('property.schema.put', { key, value: { a: 1, b: [true] } });
     expect(response.json.property).toMatchObject({ value: '{"a":1,"b":[true]}', type: 'application/json' });
     expect((await pipe('property.value.get', { key })).json).toEqual({ a: 1, b: [true] });
+  });
+
+  it('evaluates expressions in value unless evalValue is false', async () => {
+    const [a, b, c] = [fresh(), fresh(), fresh()];
+    expect((await pipe('property.schema.put', { key: a, value: '#{1 + 1}' })).json.property).toMatchObject({
+      value: '2',
+      type: 'application/json',
+    });
+    const kept = await pipe('property.schema.put', {
+      key: b,
+      value: 'pipeline:\n  - log: "#{body.x}"\n',
+      evalValue: false,
+    });
+    expect(kept.json.property.value).toBe('pipeline:\n  - log: "#{body.x}"\n');
+    const nested = await pipe('property.schema.put', {
+      key: c,
+      value: { sum: '#{2 * 3}', text: 'n=#{2 * 3}' },
+    });
+    expect(JSON.parse(nested.json.property.value)).toEqual({ sum: 6, text: 'n=6' });
+    const got = await get('property.schema.put', { key: fresh(), value: '#{1 + 1}', evalValue: 'false' });
+    expect(got.json.property.value).toBe('#{1 + 1}');
   });
 
   it('takes the value from the body when no value parameter is given', async () => {
@@ -186,7 +271,10 @@ describe('forms and values', () => {
       type: 'application/pdf',
       body: bytes,
     });
-    expect(created.json.property).toMatchObject({ value: 'AAEC+v8=', type: 'application/pdf;encoding=base64' });
+    expect(created.json.property).toMatchObject({
+      value: 'AAEC+v8=',
+      type: 'application/pdf;encoding=base64',
+    });
     const back = await fetch(`${server.url}/api/v3/command/property.value.get?key=${key}`, {
       headers: { authorization: server.adminAuth },
     });
@@ -198,7 +286,11 @@ describe('forms and values', () => {
     const key = fresh('global/app/cfg/config');
     await pipe('property.schema.put', { key, value: { recipient: 'ops@example.com', nested: { n: 3 } } });
     const yaml = `pipeline:\n  - set.body:\n      value: "#{@property.lazy('${key}#recipient')} #{@property.value('${key}').nested.n} #{@property.exists('${key}')} #{@property.values('${key}').size()} #{@property.get('${key}').version}"\n`;
-    const response = await http(server.url, '/api/v3/pipeline', { auth: server.adminAuth, type: 'application/yaml', body: yaml });
+    const response = await http(server.url, '/api/v3/pipeline', {
+      auth: server.adminAuth,
+      type: 'application/yaml',
+      body: yaml,
+    });
     expect(response.text).toBe('ops@example.com 3 true 1 1');
   });
 

@@ -18,8 +18,20 @@ beforeAll(async () => {
   const ops = iam.groups.create({ name: 'ops' });
   const acme = iam.tenants.create('acme');
   const globex = iam.tenants.create('globex');
-  const a = await iam.createUser({ username: 'ann', password: 'ann-pw', roles: ['ROLE_DEVELOPER'], groups: ['sales'], tenants: ['acme'] });
-  const b = await iam.createUser({ username: 'ben', password: 'ben-pw', roles: ['ROLE_DEVELOPER'], groups: ['ops'], tenants: ['globex'] });
+  const a = await iam.createUser({
+    username: 'ann',
+    password: 'ann-pw',
+    roles: ['ROLE_DEVELOPER'],
+    groups: ['sales'],
+    tenants: ['acme'],
+  });
+  const b = await iam.createUser({
+    username: 'ben',
+    password: 'ben-pw',
+    roles: ['ROLE_DEVELOPER'],
+    groups: ['ops'],
+    tenants: ['globex'],
+  });
   ann = server.basicAuth('ann', 'ann-pw');
   ben = server.basicAuth('ben', 'ben-pw');
   ids = { ann: a.uuid, ben: b.uuid, sales: sales.uuid, ops: ops.uuid, acme: acme.uuid, globex: globex.uuid };
@@ -34,7 +46,8 @@ beforeAll(async () => {
     `tenant/${acme.uuid}/app/crm/config`,
     `tenant/${globex.uuid}/app/crm/secret`,
   ];
-  for (const key of seed) await server.services.properties.create(iam.principalByUsername('admin'), { key, value: key });
+  for (const key of seed)
+    await server.services.properties.create(iam.principalByUsername('admin'), { key, value: key });
   await server.services.properties.store.save({ key: 'global/app/delivery/config/app', value: 'built-in' });
 });
 afterAll(() => server.close());
@@ -57,20 +70,31 @@ const annMayRead = (key: string) =>
   key.startsWith(`tenant/${ids.acme}/`);
 
 describe('listings never leak other users’ properties', () => {
-  it.each([['**'], ['*/**'], ['user/**'], ['*/*/*'], ['*/*/**'], ['user/*/notes'], ['**/secret'], ['group/**'], ['tenant/*/app/**'], ['*/*/deep/*']])(
-    'ann lists %s (GET and pipeline)',
-    async (pattern) => {
-      for (const response of [await get('property.list', { filter: pattern }, ann), await pipe('property.list', { pattern }, ann)]) {
-        expect(response.status).toBe(200);
-        for (const p of response.json as { key: string; value: string }[]) {
-          expect(annMayRead(p.key)).toBe(true);
-          expect(p.value).not.toContain(ids.ben);
-        }
+  it.each([
+    ['**'],
+    ['*/**'],
+    ['user/**'],
+    ['*/*/*'],
+    ['*/*/**'],
+    ['user/*/notes'],
+    ['**/secret'],
+    ['group/**'],
+    ['tenant/*/app/**'],
+    ['*/*/deep/*'],
+  ])('ann lists %s (GET and pipeline)', async (pattern) => {
+    for (const response of [
+      await get('property.list', { filter: pattern }, ann),
+      await pipe('property.list', { pattern }, ann),
+    ]) {
+      expect(response.status).toBe(200);
+      for (const p of response.json as { key: string; value: string }[]) {
+        expect(annMayRead(p.key)).toBe(true);
+        expect(p.value).not.toContain(ids.ben);
       }
-      const keys = await get('property.keys', { pattern }, ann);
-      expect((keys.json as string[]).every(annMayRead)).toBe(true);
-    },
-  );
+    }
+    const keys = await get('property.keys', { pattern }, ann);
+    expect((keys.json as string[]).every(annMayRead)).toBe(true);
+  });
 
   it('shows ann exactly her own, her group’s, her tenant’s and global properties', async () => {
     const keys = (await get('property.keys', { pattern: '**' }, ann)).json as string[];
@@ -84,19 +108,27 @@ describe('listings never leak other users’ properties', () => {
         `user/${ids.ann}/notes`,
       ].sort(),
     );
-    expect(((await get('property.keys', { pattern: '**' }, server.adminAuth)).json as string[]).length).toBe(10);
+    expect(((await get('property.keys', { pattern: '**' }, server.adminAuth)).json as string[]).length).toBe(
+      10,
+    );
   });
 
   it('shows only ann’s folders when browsing the tree', async () => {
-    expect((await get('property.keys.children', { pattern: 'user' }, ann)).json).toEqual([`user/${ids.ann}/`]);
-    expect((await get('property.keys.children', { pattern: 'group/' }, ann)).json).toEqual([`group/${ids.sales}/`]);
+    expect((await get('property.keys.children', { pattern: 'user' }, ann)).json).toEqual([
+      `user/${ids.ann}/`,
+    ]);
+    expect((await get('property.keys.children', { pattern: 'group/' }, ann)).json).toEqual([
+      `group/${ids.sales}/`,
+    ]);
     expect((await get('property.keys.children', { pattern: `user/${ids.ben}` }, ann)).json).toEqual([]);
   });
 
   it('deletes by filter only what ann may see', async () => {
     await pipe('property.schema.put', { key: `user/${ids.ann}/tmp/a`, value: 'x' }, ann);
     await pipe('property.schema.put', { key: `user/${ids.ben}/tmp/b`, value: 'x' }, ben);
-    expect((await pipe('property.delete', { filter: 'user/*/tmp/**' }, ann)).json).toEqual([`user/${ids.ann}/tmp/a`]);
+    expect((await pipe('property.delete', { filter: 'user/*/tmp/**' }, ann)).json).toEqual([
+      `user/${ids.ann}/tmp/a`,
+    ]);
     expect((await get('property.exists', { key: `user/${ids.ben}/tmp/b` }, ben)).json).toBe(true);
   });
 });
@@ -112,7 +144,10 @@ describe('direct access to other folders is FORBIDDEN', () => {
     ['property.delete', () => ['property.delete', { key: other() }]],
     ['property.schema.delete', () => ['property.schema.delete', { key: other() }]],
     ['property.copy out', () => ['property.copy', { key: other(), to: `user/${ids.ann}/stolen` }]],
-    ['property.copy in', () => ['property.copy', { key: `user/${ids.ann}/notes`, to: `user/${ids.ben}/gift` }]],
+    [
+      'property.copy in',
+      () => ['property.copy', { key: `user/${ids.ann}/notes`, to: `user/${ids.ben}/gift` }],
+    ],
     ['property.move', () => ['property.move', { key: other(), to: `user/${ids.ann}/stolen` }]],
     ['group of another', () => ['property.get', { key: `group/${ids.ops}/secret` }]],
     ['tenant of another', () => ['property.get', { key: `tenant/${ids.globex}/app/crm/secret` }]],
@@ -144,7 +179,11 @@ describe('direct access to other folders is FORBIDDEN', () => {
 
   it('@property answers null for what ann may not read', async () => {
     const yaml = `pipeline:\n  - set.body:\n      value: "#{@property.lazy('user/${ids.ben}/notes')}|#{@property.values('user/**').size()}|#{@property.get('group/${ids.ops}/secret')}"\n`;
-    const response = await http(server.url, '/api/v3/pipeline', { auth: ann, type: 'application/yaml', body: yaml });
+    const response = await http(server.url, '/api/v3/pipeline', {
+      auth: ann,
+      type: 'application/yaml',
+      body: yaml,
+    });
     expect(response.text).toBe('|2|');
   });
 });
@@ -163,7 +202,9 @@ describe('reserved built-in apps', () => {
   ])('%s %j is FORBIDDEN even for the admin', async (name, params) => {
     const response = await get(name, params, server.adminAuth);
     expect([response.status, codeOf(response)]).toEqual([403, 'FORBIDDEN']);
-    expect((await get('property.value.get', { key: 'global/app/delivery/config/app' }, ann)).text).toBe('built-in');
+    expect((await get('property.value.get', { key: 'global/app/delivery/config/app' }, ann)).text).toBe(
+      'built-in',
+    );
     expect((await get('property.exists', { key: 'global/app/shared/config' }, ann)).json).toBe(true);
   });
 });

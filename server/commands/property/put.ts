@@ -1,7 +1,7 @@
 /** `property.put`: sets the value of an existing property, optionally only if it is still at a given version. */
 import { defineCommand } from '../../../shared/commands';
 import type { ServerServices } from '../../services';
-import { KEY, integerParam, propertiesOf, textParam, valueOf } from './property-command-support';
+import { EVAL_VALUE, KEY, integerParam, propertiesOf, textParam, valueOf } from './property-command-support';
 
 export const propertyPut = defineCommand<ServerServices>(
   {
@@ -13,17 +13,23 @@ export const propertyPut = defineCommand<ServerServices>(
     parameters: {
       key: KEY,
       value: { description: 'The new value (text, or any JSON value). When absent, the input body is used.' },
-      type: { type: 'string', description: 'A new mime type; by default a text value keeps the current type.' },
+      type: {
+        type: 'string',
+        description: 'A new mime type; by default a text value keeps the current type.',
+      },
+      evalValue: EVAL_VALUE,
       version: { type: 'integer', minimum: 1, description: 'The version the property must still have.' },
     },
     required: ['key'],
     defaultParameter: 'key',
+    rawParameters: ['value'],
     input: 'any',
     output: 'json',
     examples: [
       {
         title: 'Change a value only if nobody else changed it',
-        pipeline: 'pipeline:\n  - property.put:\n      key: global/app/myapp/counter\n      value: 2\n      version: 1\n',
+        pipeline:
+          'pipeline:\n  - property.put:\n      key: global/app/myapp/counter\n      value: 2\n      version: 1\n',
       },
     ],
   },

@@ -2,7 +2,7 @@
 import { defineCommand } from '../../../shared/commands';
 import type { ExistStrategy } from '../../../shared/property';
 import type { ServerServices } from '../../services';
-import { KEY, integerParam, propertiesOf, textParam, valueOf } from './property-command-support';
+import { EVAL_VALUE, KEY, integerParam, propertiesOf, textParam, valueOf } from './property-command-support';
 
 export const propertySchemaPut = defineCommand<ServerServices>(
   {
@@ -21,9 +21,14 @@ export const propertySchemaPut = defineCommand<ServerServices>(
         type: 'string',
         description: 'The mime type of the value, e.g. application/json or application/yaml;type=pipeline.',
       },
-      ttl: { type: 'integer', minimum: 0, description: 'Time to live in minutes after creation; 0 or none: forever.' },
+      ttl: {
+        type: 'integer',
+        minimum: 0,
+        description: 'Time to live in minutes after creation; 0 or none: forever.',
+      },
       timeToLive: { type: 'integer', minimum: 0, description: 'Same as ttl.' },
       defaultValue: { description: 'The default value of the property (any JSON value).' },
+      evalValue: EVAL_VALUE,
       existStrategy: {
         type: 'string',
         enum: ['update', 'skip', 'error'],
@@ -33,6 +38,7 @@ export const propertySchemaPut = defineCommand<ServerServices>(
     },
     required: ['key'],
     defaultParameter: 'key',
+    rawParameters: ['value'],
     input: 'any',
     output: 'json',
     examples: [

@@ -7,13 +7,19 @@ import { KEY, propertiesOf } from './property-command-support';
 export const propertyValueGet = defineCommand<ServerServices>(
   {
     name: 'property.value.get',
-    summary: 'Returns the value of a property: JSON parsed, base64 content as bytes of its type, else the text.',
+    summary:
+      'Returns the value of a property: JSON parsed, base64 content as bytes of its type, else the text.',
     parameters: { key: KEY },
     required: ['key'],
     defaultParameter: 'key',
     input: 'any',
     output: 'any',
-    examples: [{ title: 'Use a config value', pipeline: 'pipeline:\n  - property.value.get: global/app/myapp/config/app\n' }],
+    examples: [
+      {
+        title: 'Use a config value',
+        pipeline: 'pipeline:\n  - property.value.get: global/app/myapp/config/app\n',
+      },
+    ],
   },
   async (ctx) => decodePropertyValue(await propertiesOf(ctx).get(ctx.principal, ctx.params.key)),
 );

@@ -1,0 +1,26 @@
+/** The property store module's public face: the service commands use, the SQLite store, access rules and wiring. */
+export {
+  PropertyService,
+  parseChildrenPattern,
+  type CreatePropertyInput,
+  type PutPropertyInput,
+} from './property-service';
+export { PropertyAttachmentService } from './property-attachment-service';
+export {
+  PropertyAccess,
+  type AccessMode,
+  type AppAccessRules,
+  type PropertyAccessOptions,
+} from './property-access';
+export { SqlitePropertyStore, type SqlitePropertyStoreOptions } from './sqlite-property-store';
+export { ATTACHMENT_CHUNK_BYTES } from './sqlite-attachment-store';
+export { ObjectSchemaValidator } from './object-schema-validator';
+export { createPropertyUtility, propertyUtilityFactory, MAX_UTILITY_VALUES } from './property-utility';
+export { startTtlCleanup, type TtlCleanup, type TtlCleanupOptions } from './ttl-cleanup';
+export {
+  createPropertyServices,
+  startPropertyJobs,
+  type PropertyJobs,
+  type PropertyServices,
+} from './create-property-services';
+export { PROPERTY_MIGRATIONS } from './migrations';

@@ -1,0 +1,32 @@
+/** Helpers and the shared state of the PropertyStore contract suites (see property-store.contract.ts). */
+import { PipeworkError } from '../../shared/errors';
+import type { PropertyStore } from '../../shared/property';
+
+/** What each part of the contract suite works with; fresh for every test. */
+export interface ContractContext {
+  readonly store: PropertyStore;
+  /** The store's "now" in epoch milliseconds; tests move it forward. */
+  now: number;
+  /** Creates properties with the value `v:<key>`. */
+  seed(...keys: string[]): Promise<void>;
+}
+
+/** The error code a promise rejects with (undefined when it resolves). */
+export async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
+  try {
+    await promise;
+    return undefined;
+  } catch (error) {
+    return error instanceof PipeworkError ? error.code : `not a PipeworkError: ${String(error)}`;
+  }
+}
+
+export async function collect(source: AsyncIterable<Uint8Array>): Promise<number[]> {
+  const out: number[] = [];
+  for await (const chunk of source) out.push(...chunk);
+  return out;
+}
+
+export async function* pieces(...parts: number[][]): AsyncIterable<Uint8Array> {
+  for (const part of parts) yield new Uint8Array(part);
+}
