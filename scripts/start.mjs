@@ -1,7 +1,8 @@
-// `npm start`: builds the workbench when it is not built yet, then runs the server.
-import { spawnSync, spawn } from 'node:child_process';
+// `npm start`: builds the workbench when it is not built yet, bundles the server, then runs it.
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { buildServer } from './build-server.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const builtIndex = fileURLToPath(new URL('../dist/web/index.html', import.meta.url));
@@ -18,8 +19,9 @@ if (!existsSync(builtIndex)) {
   );
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
+await buildServer();
 
-const server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+const server = spawn(process.execPath, ['--enable-source-maps', 'dist/server/main.mjs'], {
   cwd: root,
   stdio: 'inherit',
 });

@@ -1,4 +1,5 @@
 /** The Express application: health, the API under /api/v3, the token endpoints and the built workbench. */
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
 import { PipeworkError } from '../shared/errors';
@@ -6,14 +7,19 @@ import { authenticate } from './http/authenticate';
 import { COMMAND_PATH, commandHandler } from './http/command-routes';
 import { errorHandler } from './http/error-response';
 import { pipelineHandler } from './http/pipeline-route';
-import { propertyRoutes } from './http/property-routes';
+import { attachmentStreamHandler } from './http/attachment-stream-route';
+import { EVENTS_PATH, eventsHandler } from './http/events-route';
 import { schemaHandler } from './http/schema-route';
 import { tokenRoutes } from './http/token-routes';
 import { traceRequests } from './http/trace-id';
 import { webApp } from './http/web-app';
 import type { ServerServices } from './services';
 
-const DEFAULT_WEB_DIST = fileURLToPath(new URL('../dist/web', import.meta.url));
+/** The built workbench: beside the sources (server/ → dist/web) or beside the bundle (dist/server/ → dist/web). */
+function defaultWebDist(): string {
+  const fromSources = fileURLToPath(new URL('../dist/web', import.meta.url));
+  return existsSync(fromSources) ? fromSources : fileURLToPath(new URL('../web', import.meta.url));
+}
 
 export interface AppOptions {
   /** Folder of the built workbench; not served when it does not exist. */
@@ -31,20 +37,22 @@ export function createApp(services: ServerServices, options: AppOptions = {}): e
     res.json({ status: 'ok' });
   });
 
-  // The API's routes sit on the app itself (no mounted router): the hot path stays short.
+  // The API's routes sit on the app itself, each with its own chain (no prefix middleware): the hot path
+  // stays short.
+  const caller = authenticate(services.authenticator);
+  const command = commandHandler(services);
+  const streamedAttachments = attachmentStreamHandler(services);
   const commandPath = new RegExp(`^/api/v3${COMMAND_PATH.source.slice(1)}`);
-  app.get(commandPath, schemaHandler(services));
-  app.use('/api/v3', authenticate(services.authenticator));
-  app.use(...propertyRoutes(services));
-  app.get(commandPath, commandHandler(services));
-  app.post(commandPath, commandHandler(services));
-  app.post('/api/v3/pipeline', pipelineHandler(services));
-  app.all(/^\/api\/v3(\/.*)?$/, (req, _res, next) => {
+  app.get(commandPath, schemaHandler(services), caller, streamedAttachments, command);
+  app.post(commandPath, caller, streamedAttachments, command);
+  app.post('/api/v3/pipeline', caller, pipelineHandler(services));
+  app.get(EVENTS_PATH, caller, eventsHandler(services));
+  app.all(/^\/api\/v3(\/.*)?$/, caller, (req, _res, next) => {
     next(new PipeworkError('NOT_FOUND', `No endpoint ${req.method} ${req.path}.`));
   });
 
   app.use(tokenRoutes(services.iam, services.logger));
-  app.use(webApp(options.webDist ?? DEFAULT_WEB_DIST));
+  app.use(webApp(options.webDist ?? defaultWebDist()));
   app.use((req, _res, next) =>
     next(new PipeworkError('NOT_FOUND', `No endpoint ${req.method} ${req.path}.`)),
   );

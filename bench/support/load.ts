@@ -2,6 +2,8 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+// @ts-expect-error -- a plain JavaScript build script without type declarations
+import { buildServer } from '../../scripts/build-server.mjs';
 
 export interface BenchServers {
   pipework: string;
@@ -9,9 +11,12 @@ export interface BenchServers {
   stop(): void;
 }
 
+/** The servers run from a production bundle (as `npm start` runs them), not through the TypeScript loader. */
 export async function startBenchServers(): Promise<BenchServers> {
-  const child: ChildProcess = fork(fileURLToPath(new URL('./http-servers.ts', import.meta.url)), [], {
-    execArgv: ['--import', 'tsx'],
+  const bundle = fileURLToPath(new URL('../../dist/bench/http-servers.mjs', import.meta.url));
+  await buildServer('bench/support/http-servers.ts', bundle);
+  const child: ChildProcess = fork(bundle, [], {
+    execArgv: ['--enable-source-maps'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const urls = await new Promise<{ pipework: string; bare: string }>((resolve, reject) => {

@@ -4,16 +4,26 @@ import type { PipelineScript } from '../../shared/pipeline';
 import type { ServerServices } from '../services';
 import { executePipeline } from '../pipeline/execute-pipeline';
 import { readCommandRequest } from './request-input';
-import { clientGoneSignal, requestScope } from './request-scope';
+import { clientGone, requestScope } from './request-scope';
 import { sendResult } from './send-result';
 
 /** `/command/<name>`, `/command:<name>` and `/pipe:<name>` (the form editors use for the schema). */
 export const COMMAND_PATH = /^\/(?:command[/:]|pipe:)([^/]+)\/?$/;
 const API_COMMAND_PATH = /^\/api\/v3\/(?:command[/:]|pipe:)([^/]+)\/?$/;
 
+/** The command named in the request's path (read once per request, kept in `res.locals`; several handlers ask). */
 export function commandNameOf(req: Request): string | undefined {
+  const locals = req.res!.locals;
+  if ('commandName' in locals) return locals.commandName as string | undefined;
   const match = API_COMMAND_PATH.exec(req.path);
-  return match ? decodeURIComponent(match[1]!) : undefined;
+  let name: string | undefined;
+  try {
+    name = match ? decodeURIComponent(match[1]!) : undefined;
+  } catch {
+    name = match![1]; // not valid percent-encoding: the raw text, which names no command
+  }
+  locals.commandName = name;
+  return name;
 }
 
 /** Runs the command named in the path as a one-step pipeline. */
@@ -38,7 +48,7 @@ export function commandHandler(services: ServerServices): RequestHandler {
       const result = await executePipeline(services, script, {
         principal: res.locals.principal,
         request: () => requestScope(req),
-        signal: clientGoneSignal(req),
+        cancellation: clientGone(res),
         traceId: res.locals.traceId,
       });
       sendResult(res, result.body);

@@ -171,6 +171,12 @@ describe('the error contract', () => {
     expectError(response, 415, 'UNSUPPORTED_MEDIA_TYPE');
   });
 
+  it('BAD_REQUEST for a path that is not valid percent-encoding', async () => {
+    const response = await http(server.url, '/api/v3/command/log%E0%A4%A', { auth: server.adminAuth });
+    expectError(response, 400, 'BAD_REQUEST');
+    expect(response.json.value.message).toContain('decode');
+  });
+
   it('NOT_FOUND for an unknown API path', async () => {
     expectError(await http(server.url, '/api/v3/nothing', { auth: server.adminAuth }), 404, 'NOT_FOUND');
   });

@@ -28,7 +28,10 @@ export function toPipeworkError(error: unknown): PipeworkError {
   if (isPipeworkError(error)) return error;
   const status = (error as { status?: unknown; type?: unknown } | null)?.status;
   if (status === 413) return new PipeworkError('PAYLOAD_TOO_LARGE', 'The request body is too large.');
-  if (status === 400) return new PipeworkError('BAD_REQUEST', 'The request could not be read.');
+  if (status === 400) {
+    const reason = error instanceof Error ? `: ${error.message}` : '.';
+    return new PipeworkError('BAD_REQUEST', `The request could not be read${reason}`);
+  }
   return new PipeworkError(
     'INTERNAL',
     'An internal error occurred; the trace id identifies it in the server log.',

@@ -5,7 +5,7 @@ import { parsePipeline, pipelineKindFromContentType } from '../../shared/pipelin
 import type { ServerServices } from '../services';
 import { executePipeline } from '../pipeline/execute-pipeline';
 import { readBody } from './read-body';
-import { clientGoneSignal, requestScope } from './request-scope';
+import { clientGone, requestScope } from './request-scope';
 import { sendResult } from './send-result';
 
 export function pipelineHandler(services: ServerServices): RequestHandler {
@@ -25,7 +25,7 @@ export function pipelineHandler(services: ServerServices): RequestHandler {
         principal: res.locals.principal,
         trace,
         request: () => requestScope(req),
-        signal: clientGoneSignal(req),
+        cancellation: clientGone(res),
         traceId: res.locals.traceId,
       });
       if (trace) {

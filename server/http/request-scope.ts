@@ -1,5 +1,6 @@
 /** The `request` root of expressions: what a pipeline may know of the HTTP call that started it. */
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
+import type { Cancellation } from '../../shared/runner';
 
 /** Headers never shown to pipelines: credentials stay with the auth layer. */
 const HIDDEN_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization']);
@@ -16,11 +17,21 @@ export function requestScope(req: Request): Record<string, unknown> {
   };
 }
 
-/** An AbortSignal that fires when the client goes away before the answer is sent. */
-export function clientGoneSignal(req: Request): AbortSignal {
-  const controller = new AbortController();
-  req.res?.on('close', () => {
-    if (!req.res?.writableFinished) controller.abort();
-  });
-  return controller.signal;
+/** Cancels a run when the client goes away before the answer is sent. */
+class ClientGone implements Cancellation {
+  constructor(private readonly res: Response) {}
+
+  get cancelled(): boolean {
+    return this.res.destroyed && !this.res.writableFinished;
+  }
+
+  onCancel(listener: () => void): void {
+    this.res.once('close', () => {
+      if (!this.res.writableFinished) listener();
+    });
+  }
+}
+
+export function clientGone(res: Response): Cancellation {
+  return new ClientGone(res);
 }

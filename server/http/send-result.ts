@@ -9,19 +9,19 @@ export function sendResult(res: Response, value: unknown): void {
     return;
   }
   if (typeof value === 'string') {
-    res.status(200).type('text/plain; charset=utf-8').send(value);
+    res.type('text/plain; charset=utf-8').send(value);
     return;
   }
   if (isBinaryContent(value)) {
     // `attachment` guesses a type from the file name: set ours after it.
     if (value.name) res.attachment(value.name);
-    res.status(200).setHeader('Content-Type', value.mimeType);
+    res.setHeader('Content-Type', value.mimeType);
     res.end(Buffer.from(value.data.buffer, value.data.byteOffset, value.data.byteLength));
     return;
   }
   if (value instanceof Uint8Array) {
-    res.status(200).type('application/octet-stream').end(Buffer.from(value));
+    res.type('application/octet-stream').end(Buffer.from(value));
     return;
   }
-  res.status(200).json(value);
+  res.json(value);
 }

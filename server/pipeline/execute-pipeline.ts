@@ -1,7 +1,7 @@
 /** Runs a parsed pipeline on the server: the registry, permissions, utilities, limits and logging wired in. */
 import type { Principal } from '../../shared/auth';
 import type { PipelineScript } from '../../shared/pipeline';
-import { runPipeline, type RunResult } from '../../shared/runner';
+import { runPipeline, type Cancellation, type RunResult } from '../../shared/runner';
 import type { ServerServices } from '../services';
 import { authorizeCommand } from './authorize-command';
 import { utilitiesFor } from './pel-utilities';
@@ -11,7 +11,7 @@ export interface ExecuteOptions {
   trace?: boolean;
   /** The `request` root: query parameters and (lower-cased) headers of the HTTP call, when there is one. */
   request?: unknown;
-  signal?: AbortSignal;
+  cancellation?: Cancellation;
   traceId?: string;
 }
 
@@ -32,7 +32,7 @@ export function executePipeline(
     limits: { maxSteps: config.limits.pipelineSteps, maxMillis: config.limits.pipelineMillis },
     trace: options.trace,
     request: options.request,
-    signal: options.signal,
+    cancellation: options.cancellation,
     onLog: (entry) =>
       logger[LOG_METHODS[entry.level]](
         {

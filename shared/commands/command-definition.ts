@@ -34,8 +34,11 @@ export interface CommandContext<S = unknown> {
   log(level: LogLevel, message: string): void;
   /** Evaluates an expression (with or without `#{}`) in the current scope, with the pipeline's utilities. */
   evaluate(expression: string): unknown;
-  /** Aborted when the pipeline passes its time limit or the client goes away. */
-  signal: AbortSignal;
+  /**
+   * A signal aborted when the pipeline passes its time limit or the caller goes away, for commands that
+   * wait on I/O (made on first call: most commands never need one).
+   */
+  abortSignal(): AbortSignal;
   step: { index: number; command: string };
 }
 

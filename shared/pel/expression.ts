@@ -4,7 +4,7 @@ import { depthOf } from './ast';
 import { type Site, pelError, toPelError } from './errors';
 import { HARD_PEL_LIMITS, type PelLimits, resolveLimits } from './limits';
 import { isAssignable, parseExpression } from './parser';
-import { type Evaluator, createRuntime } from './runtime';
+import { type Evaluator, type Runtime, createRuntime } from './runtime';
 import { compileTree } from './compile';
 import { type Setter, compileSetter } from './compile-assign';
 import type { PelOptions, PelScope } from './types';
@@ -43,7 +43,11 @@ export class CompiledExpression {
   evaluate(scope: PelScope, options?: PelOptions): unknown {
     const limits = resolveLimits(options?.limits);
     this.checkLimits(limits);
-    const rt = createRuntime(scope, options?.utilities, limits);
+    return this.evaluateIn(createRuntime(scope, options?.utilities, limits));
+  }
+
+  /** Evaluates in a runtime the caller made (and checked the limits for): a template shares one. */
+  evaluateIn(rt: Runtime): unknown {
     try {
       const v = this.run(rt);
       return v === undefined ? null : v;

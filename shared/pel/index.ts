@@ -4,15 +4,43 @@ import { CompiledExpression } from './expression';
 import { type PelTemplate, buildTemplate } from './template';
 import type { PelOptions, PelScope } from './types';
 
+// Evaluation: scopes, options, limits, utilities.
+export { ROOT_NAMES, type PelOptions, type PelScope, type PelUtilities, type PelUtility } from './types';
 export { DEFAULT_PEL_LIMITS, HARD_PEL_LIMITS, type PelLimits } from './limits';
-export type { PelOptions, PelScope, PelUtilities, PelUtility } from './types';
-export { ROOT_NAMES } from './types';
 export { containsExpression, findTemplateSlots, type PelTemplate, type TemplateKind } from './template';
-export { defaultUtilities } from './utilities';
-export { PEL_REASONS, type PelReason, lineColumnOf, utilityError } from './errors';
-export type { PelNode, NodeOf } from './ast';
-export { parseExpression } from './parser';
+export {
+  UTILITY_SPECS,
+  createInstanceUtility,
+  createPropertyUtility,
+  createUserUtility,
+  defaultUtilities,
+  type PelInstanceInfo,
+  type PelPropertyReader,
+  type PelUserInfo,
+  type UtilityFunctionSpec,
+  type UtilitySpec,
+} from './utilities';
+export { PEL_REASONS, lineColumnOf, utilityError, type PelReason } from './errors';
+
+// Editor support and the language's stages, for tools.
+export {
+  analyze,
+  type AnalyzeOptions,
+  type PelAnalysis,
+  type PelDiagnostic,
+  type PelToken,
+  type PelTokenClass,
+} from './analyze';
+export {
+  complete,
+  type CompletionItem,
+  type CompletionKind,
+  type CompletionResult,
+  type CompletionScope,
+} from './complete';
 export { tokenize, type Token, type TokenKind } from './lexer';
+export { parseExpression } from './parser';
+export type { NodeOf, PelNode } from './ast';
 
 /** How many compiled texts stay cached (templates and bare expressions, each). */
 export const PEL_CACHE_SIZE = 10_000;
@@ -37,7 +65,7 @@ export function compileTemplate(text: string): PelTemplate {
   return t;
 }
 
-/** Compiles a bare expression once (cached by source text). */
+/** Compiles a bare expression once (cached by source text), for callers that hold expressions without `#{}`. */
 export function compileExpression(source: string): PelExpression {
   let e = expressions.get(source);
   if (!e) {
@@ -57,29 +85,3 @@ export function clearPelCache(): void {
   templates.clear();
   expressions.clear();
 }
-export {
-  UTILITY_SPECS,
-  createInstanceUtility,
-  createPropertyUtility,
-  createUserUtility,
-  type PelInstanceInfo,
-  type PelPropertyReader,
-  type PelUserInfo,
-  type UtilitySpec,
-  type UtilityFunctionSpec,
-} from './utilities';
-export {
-  analyze,
-  type AnalyzeOptions,
-  type PelAnalysis,
-  type PelDiagnostic,
-  type PelToken,
-  type PelTokenClass,
-} from './analyze';
-export {
-  complete,
-  type CompletionItem,
-  type CompletionKind,
-  type CompletionResult,
-  type CompletionScope,
-} from './complete';

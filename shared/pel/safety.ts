@@ -61,12 +61,6 @@ export function isPlainSafeKey(key: string): boolean {
   return !OBJECT_PROTOTYPE_KEYS.has(key);
 }
 
-/** True for objects whose prototype is Object.prototype or null (JSON data, object literals). */
-export function isPlainObject(o: object): boolean {
-  const proto: unknown = Object.getPrototypeOf(o);
-  return proto === Object.prototype || proto === null;
-}
-
 /** True for objects PEL treats as maps: anything non-null, non-array of type object. */
 export function isMapLike(v: unknown): v is object {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -111,11 +105,6 @@ export function unwritableReason(target: unknown, key: string): string | null {
 export function writeOwn(target: object, key: string, value: unknown): void {
   if (target instanceof Map) target.set(key, value);
   else Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
-}
-
-/** A fresh map for results built by an expression (a plain object, so JSON and callers handle it as usual). */
-export function newMap(): Record<string, unknown> {
-  return {};
 }
 
 /** Sets a key on a map PEL has just created; `__proto__` from data stays an own data key. */

@@ -115,17 +115,18 @@ class MixedTemplate implements PelTemplate {
     private readonly parts: (string | CompiledExpression)[],
   ) {}
   evaluate(scope: PelScope, options?: PelOptions): unknown {
-    let out = '';
-    for (const part of this.parts)
-      out += typeof part === 'string' ? part : templateText(part.evaluate(scope, options));
     const limits = resolveLimits(options?.limits);
-    if (out.length > limits.maxStringLength) {
-      checkString(out, createRuntime(scope, undefined, limits), {
-        source: this.text,
-        start: 0,
-        end: this.text.length,
-      });
+    const rt = createRuntime(scope, options?.utilities, limits);
+    let out = '';
+    for (const part of this.parts) {
+      if (typeof part === 'string') out += part;
+      else {
+        part.checkLimits(limits);
+        out += templateText(part.evaluateIn(rt));
+      }
     }
+    if (out.length > limits.maxStringLength)
+      checkString(out, rt, { source: this.text, start: 0, end: this.text.length });
     return out;
   }
   assign(): void {

@@ -1,6 +1,7 @@
 export {
   runPipeline,
   DEFAULT_RUN_LIMITS,
+  type Cancellation,
   type RunLimits,
   type RunLogEntry,
   type RunPipelineOptions,

@@ -55,8 +55,15 @@ export interface RunPipelineOptions<S> {
    * called the first time an expression reads `request`, so runs that never do pay nothing for it.
    */
   request?: unknown;
-  signal?: AbortSignal;
+  /** Stops the run when the caller goes away (e.g. the HTTP client disconnects). */
+  cancellation?: Cancellation;
   onLog?: (entry: RunLogEntry) => void;
+}
+
+/** A caller's way to stop a run: lighter than an AbortSignal, which most runs would never use. */
+export interface Cancellation {
+  readonly cancelled: boolean;
+  onCancel(listener: () => void): void;
 }
 
 export interface RunResult {
@@ -67,29 +74,9 @@ export interface RunResult {
   trace?: TraceStep[];
 }
 
-/** Sets `scope.request`, lazily when it is given as a function. */
-function defineRequestRoot(scope: PipelineScope, request: unknown): void {
-  if (typeof request !== 'function') {
-    scope.request = request ?? null;
-    return;
-  }
-  let value: unknown;
-  let made = false;
-  Object.defineProperty(scope, 'request', {
-    enumerable: true,
-    configurable: true,
-    get: () => {
-      if (!made) {
-        value = (request as () => unknown)() ?? null;
-        made = true;
-      }
-      return value;
-    },
-    set: (next: unknown) => {
-      value = next;
-      made = true;
-    },
-  });
+/** The `request` root: given as a value, or as a function so that runs without expressions never build it. */
+function readRequest(request: unknown): unknown {
+  return (typeof request === 'function' ? (request as () => unknown)() : request) ?? null;
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
@@ -138,7 +125,6 @@ class PipelineRun<S> {
       request: null,
       exception: null,
     };
-    defineRequestRoot(this.scope, options.request);
     this.trace = options.trace ? [] : undefined;
     this.principal = options.principal;
     this.deadline = this.started + this.limits.maxMillis;
@@ -147,6 +133,9 @@ class PipelineRun<S> {
   /** The utilities are built for the current principal when an expression first needs them. */
   private get pelOptions(): PelOptions {
     if (!this.cachedPelOptions || this.utilitiesFor !== this.principal) {
+      // The first expression is also when the `request` root is first needed.
+      if (!this.cachedPelOptions && this.scope.request === null)
+        this.scope.request = readRequest(this.options.request);
       this.cachedPelOptions = { utilities: this.options.utilities?.(this.principal) };
       this.utilitiesFor = this.principal;
     }
@@ -159,9 +148,9 @@ class PipelineRun<S> {
       const abort = new AbortController();
       this.abort = abort;
       this.timer = setTimeout(() => abort.abort(), Math.max(0, this.deadline - Date.now()));
-      const outer = this.options.signal;
-      if (outer?.aborted) abort.abort();
-      else outer?.addEventListener('abort', () => abort.abort(), { once: true });
+      const outer = this.options.cancellation;
+      if (outer?.cancelled) abort.abort();
+      else outer?.onCancel(() => abort.abort());
     }
     return this.abort.signal;
   }
@@ -361,7 +350,7 @@ class PipelineRun<S> {
 
   private checkTime(step: PipelineStep): void {
     const now = Date.now();
-    if (now >= this.deadline || this.options.signal?.aborted || this.abort?.signal.aborted) {
+    if (now >= this.deadline || this.options.cancellation?.cancelled || this.abort?.signal.aborted) {
       const elapsed = now - this.started;
       const message =
         elapsed >= this.limits.maxMillis
@@ -528,8 +517,6 @@ class PipelineRun<S> {
       traced.params = traceValue(validated) as Record<string, unknown>;
       traced.input = traceValue(input);
     }
-    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the context's lazy `signal` getter needs the run
-    const run = this;
     const context: CommandContext<S> = {
       params: validated,
       rawParams: params,
@@ -543,9 +530,7 @@ class PipelineRun<S> {
       commands: this.options.registry,
       log: (level, message) => this.log(step, traced, level, message),
       evaluate: (expression) => evaluateExpressionValue(expression, this.scope, this.pelOptions),
-      get signal() {
-        return run.signal;
-      },
+      abortSignal: () => this.signal,
       step: { index: step.index, command: step.command },
     };
     const returned = definition.run(context);
