@@ -43,13 +43,7 @@ export default async function (report: BenchReport): Promise<void> {
     const row = { name: `GET ${PATH} (Bearer)`, value: bearerRate, unit: 'req/s' };
     report.add({ ...row, baseline: 'bare Express handler', baselineValue: bare });
     report.add({ ...row, baseline: `same with Basic`, baselineValue: basicRate });
-    report.add({
-      name: `GET ${PATH} (Basic)`,
-      value: basicRate,
-      unit: 'req/s',
-      baseline: 'bare Express handler',
-      baselineValue: bare,
-    });
+    // Basic against the bare handler is the foundation's row (http.bench.ts).
   } finally {
     servers.stop();
   }
