@@ -1,24 +1,37 @@
-/** `npm run bench`: runs every bench/*.bench.ts (or those named on the command line), prints and saves the figures. */
-import { readdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+/**
+ * `npm run bench`: runs every benchmark (or those named on the command line), prints the table and saves the
+ * figures to bench/last-run.json. `scripts/bench.mjs` runs it from a production bundle, as `npm start` runs
+ * the server, so that no development loader distorts the figures.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import authBench from './auth.bench';
 import { BenchReport } from './bench-report';
+import httpBench from './http.bench';
+import pelBench from './pel.bench';
+import propertyBench from './property.bench';
+import { PROJECT_ROOT } from './support/project-root';
 
-const here = dirname(fileURLToPath(import.meta.url));
+const BENCHMARKS: Record<string, (report: BenchReport) => Promise<void>> = {
+  auth: authBench,
+  http: httpBench,
+  pel: pelBench,
+  property: propertyBench,
+};
+
 const only = process.argv.slice(2);
-const files = readdirSync(here)
-  .filter((f) => f.endsWith('.bench.ts'))
-  .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
-  .sort();
+const selected = Object.entries(BENCHMARKS).filter(([name]) => only.length === 0 || only.includes(name));
+if (selected.length === 0) {
+  console.error(`No benchmark named ${only.join(', ')}; there are: ${Object.keys(BENCHMARKS).join(', ')}.`);
+  process.exit(2);
+}
 
 const report = new BenchReport();
-for (const file of files) {
-  console.log(`\n${file}`);
-  const module = (await import(pathToFileURL(join(here, file)).href)) as {
-    default: (report: BenchReport) => Promise<void>;
-  };
-  await module.default(report);
+for (const [name, run] of selected) {
+  console.log(`\n${name}`);
+  await run(report);
 }
-writeFileSync(join(here, 'last-run.json'), JSON.stringify(report.rows, null, 2) + '\n');
+const output = join(PROJECT_ROOT, 'bench', 'last-run.json');
+writeFileSync(output, JSON.stringify(report.rows, null, 2) + '\n');
 console.log(`\n${report.rows.length} figures written to bench/last-run.json`);
 process.exit(0);

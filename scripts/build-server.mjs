@@ -1,8 +1,17 @@
 // Bundles the server into dist/server/main.mjs (dependencies stay in node_modules), as `npm start` runs it.
 import { build } from 'esbuild';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+/** The folder with package.json above this file (also when this file is bundled into dist/). */
+function projectRoot() {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json'))) dir = dirname(dir);
+  return dir;
+}
+
+const root = projectRoot();
 
 /** Bundles one entry point (by default the server) the way production runs it. */
 export async function buildServer(entry = 'server/main.ts', outfile = 'dist/server/main.mjs') {

@@ -1,5 +1,5 @@
 /** The composition root: opens the database and builds every service once. */
-import { CommandRegistry } from '../shared/commands';
+import { CommandRegistry, type CommandDefinition } from '../shared/commands';
 import { serverCommands } from './commands';
 import type { ServerConfig } from './config';
 import { openDatabase } from './db';
@@ -10,6 +10,8 @@ import { createPropertyServices, startPropertyJobs } from './store/create-proper
 
 export interface ServiceOptions {
   iam?: IamOptions;
+  /** More commands beside the built-in ones (tests use it to add commands that misbehave on purpose). */
+  extraCommands?: CommandDefinition<ServerServices>[];
 }
 
 export function createServices(
@@ -19,7 +21,7 @@ export function createServices(
 ): ServerServices {
   const db = openDatabase(config.databaseFile);
   const iam = createIamService(db, config, logger, options.iam);
-  const commands = new CommandRegistry<ServerServices>(serverCommands);
+  const commands = new CommandRegistry<ServerServices>([...serverCommands, ...(options.extraCommands ?? [])]);
   const properties = createPropertyServices(db, iam, logger);
   const services = { config, logger, db, iam, authenticator: iam.authenticator, commands, ...properties };
   startPropertyJobs(services);

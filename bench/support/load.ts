@@ -1,7 +1,8 @@
 /** Starts the benchmark servers in a child process and measures requests/s against them with autocannon. */
 import { fork, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { PROJECT_ROOT } from './project-root';
 // @ts-expect-error -- a plain JavaScript build script without type declarations
 import { buildServer } from '../../scripts/build-server.mjs';
 
@@ -13,7 +14,7 @@ export interface BenchServers {
 
 /** The servers run from a production bundle (as `npm start` runs them), not through the TypeScript loader. */
 export async function startBenchServers(): Promise<BenchServers> {
-  const bundle = fileURLToPath(new URL('../../dist/bench/http-servers.mjs', import.meta.url));
+  const bundle = join(PROJECT_ROOT, 'dist/bench/http-servers.mjs');
   await buildServer('bench/support/http-servers.ts', bundle);
   const child: ChildProcess = fork(bundle, [], {
     execArgv: ['--enable-source-maps'],
