@@ -29,6 +29,14 @@ describe('the command endpoints', () => {
     },
   );
 
+  it('formats in a time zone, and names a bad one', async () => {
+    const tokyo = await call('/api/v3/command/datetime?timeZone=Asia/Tokyo');
+    expect(tokyo.text).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}\+09:00$/);
+    const bad = await call('/api/v3/command/datetime?timeZone=Mars/Base');
+    expect(bad.status).toBe(400);
+    expect(bad.json.value).toMatchObject({ code: 'PARAM_INVALID', parameter: 'timeZone' });
+  });
+
   it('takes parameters from a form body', async () => {
     const response = await call('/api/v3/command/log', {
       body: 'message=from+a+form',

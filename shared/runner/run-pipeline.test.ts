@@ -148,6 +148,12 @@ describe('runPipeline', () => {
     expect(error.details.column).toBeGreaterThanOrEqual(16);
   });
 
+  it('places an error in a vars expression at its line in the pipeline', async () => {
+    const error = await failure('body: 1\nvars:\n  ok: 1\n  bad: "#{1 +}"\npipeline:\n  - log\n');
+    expect(error.code).toBe('PEL_SYNTAX');
+    expect(error.details).toMatchObject({ section: 'vars', name: 'bad', line: 4 });
+  });
+
   it('reports unknown commands before running anything', async () => {
     const logs: string[] = [];
     const error = await failure('pipeline:\n  - log: first\n  - no.such.command\n', {

@@ -12,6 +12,7 @@ import type { CommandRegistry } from '../commands/registry';
 import { validateParameters } from '../commands/validate-parameters';
 import { PipeworkError, isPipeworkError } from '../errors';
 import type { PelOptions, PelUtilities } from '../pel';
+import { locateInSection } from '../pipeline';
 import type { PipelineScript, PipelineStep } from '../pipeline/model';
 import { analyzeBlocks, type BlockMap } from './block-structure';
 import { parseErrorPolicy, type ErrorPolicy } from './error-policy';
@@ -219,11 +220,16 @@ class PipelineRun<S> {
       try {
         target[name] = evaluateDeep(value, this.scope, this.pelOptions);
       } catch (error) {
-        const place = this.script.sectionPositions?.[section]?.[name];
-        if (isPipeworkError(error)) {
-          throw error.withDetails({ section, name, line: place?.line, column: place?.column });
-        }
-        throw error;
+        if (!isPipeworkError(error)) throw error;
+        // The expression's own line/column would be wrong in the pipeline: place the error in the source.
+        const offset = typeof error.details.offset === 'number' ? error.details.offset : 0;
+        const place = locateInSection(this.script, section, name, offset);
+        throw new PipeworkError(
+          error.code,
+          error.message,
+          { ...error.details, section, name, ...place },
+          { cause: error.cause },
+        );
       }
     }
   }

@@ -28,7 +28,12 @@ export const log = defineCommand(
       message: {
         description: 'The message to log: text, an expression, or any JSON value. Default: the body.',
       },
-      level: { type: 'string', enum: LEVELS, default: 'INFO', description: 'The log level.' },
+      level: {
+        type: 'string',
+        enum: [...LEVELS, ...LEVELS.map((l) => l.toLowerCase())],
+        default: 'INFO',
+        description: 'The log level (any case).',
+      },
     },
     defaultParameter: 'message',
     input: 'any',
@@ -42,7 +47,7 @@ export const log = defineCommand(
   },
   ({ params, input, log: write }) => {
     const message = params.message === undefined ? input : params.message;
-    const level = (params.level as LogLevel | undefined) ?? 'INFO';
+    const level = ((params.level as string | undefined)?.toUpperCase() ?? 'INFO') as LogLevel;
     write(level, logText(message));
     return isEmpty(input) ? message : input;
   },
