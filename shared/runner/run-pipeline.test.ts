@@ -3,7 +3,8 @@ import type { Principal } from '../auth';
 import { CommandRegistry, coreCommands, defineCommand } from '../commands';
 import { PipeworkError } from '../errors';
 import { parsePipelineYaml } from '../pipeline';
-import { runPipeline, type RunPipelineOptions } from './run-pipeline';
+import { runPipeline } from './run-pipeline';
+import type { RunPipelineOptions } from './run-options';
 
 let flakyCalls = 0;
 const flaky = defineCommand(

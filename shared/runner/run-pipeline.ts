@@ -7,11 +7,9 @@ import type {
   PipelineScope,
 } from '../commands/command-definition';
 import { COMMON_PARAMETER_NAMES } from '../commands/common-parameters';
-import type { CommandContract } from '../commands/contract';
-import type { CommandRegistry } from '../commands/registry';
 import { validateParameters } from '../commands/validate-parameters';
 import { PipeworkError, isPipeworkError } from '../errors';
-import type { PelOptions, PelUtilities } from '../pel';
+import type { PelOptions } from '../pel';
 import { locateInSection } from '../pipeline';
 import type { PipelineScript, PipelineStep } from '../pipeline/model';
 import { analyzeBlocks, type BlockMap } from './block-structure';
@@ -23,57 +21,11 @@ import {
   locateParameterError,
   toCondition,
 } from './evaluate-values';
+import { RunClock } from './run-clock';
+import { DEFAULT_RUN_LIMITS, type RunLimits, type RunPipelineOptions, type RunResult } from './run-options';
+import { stepDetails } from './step-details';
+import { collectParams, loopEntries } from './step-params';
 import { traceValue, type TraceStep } from './trace';
-
-export interface RunLimits {
-  /** Steps one run may execute (each loop iteration's steps count). */
-  maxSteps: number;
-  /** Wall time of one run. */
-  maxMillis: number;
-}
-
-export const DEFAULT_RUN_LIMITS: RunLimits = { maxSteps: 100_000, maxMillis: 60_000 };
-
-export interface RunLogEntry {
-  level: LogLevel;
-  message: string;
-  commandName: string;
-  commandIndex: number;
-}
-
-export interface RunPipelineOptions<S> {
-  registry: CommandRegistry<S>;
-  services: S;
-  principal: Principal | null;
-  /** The `@name` utilities for expressions, per principal (the server adds `@user`, `@property`). */
-  utilities?: (principal: Principal | null) => PelUtilities;
-  /** Throws FORBIDDEN when the principal may not run the command; called before every step. */
-  authorize?: (principal: Principal | null, contract: CommandContract) => void;
-  limits?: Partial<RunLimits>;
-  trace?: boolean;
-  /**
-   * The `request` root of expressions (e.g. query parameters and headers of the HTTP call). A function is
-   * called the first time an expression reads `request`, so runs that never do pay nothing for it.
-   */
-  request?: unknown;
-  /** Stops the run when the caller goes away (e.g. the HTTP client disconnects). */
-  cancellation?: Cancellation;
-  onLog?: (entry: RunLogEntry) => void;
-}
-
-/** A caller's way to stop a run: lighter than an AbortSignal, which most runs would never use. */
-export interface Cancellation {
-  readonly cancelled: boolean;
-  onCancel(listener: () => void): void;
-}
-
-export interface RunResult {
-  body: unknown;
-  scope: PipelineScope;
-  stepsExecuted: number;
-  durationMs: number;
-  trace?: TraceStep[];
-}
 
 /** The `request` root: given as a value, or as a function so that runs without expressions never build it. */
 function readRequest(request: unknown): unknown {
@@ -101,11 +53,7 @@ class PipelineRun<S> {
   private readonly limits: RunLimits;
   private readonly scope: PipelineScope;
   private readonly trace: TraceStep[] | undefined;
-  private readonly started = Date.now();
-  private readonly deadline: number;
-  /** Made on first need (an asynchronous command): most runs are synchronous and never pay for a timer. */
-  private abort: AbortController | undefined;
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly clock: RunClock;
   private principal: Principal | null;
   private utilitiesFor: Principal | null | undefined;
   private cachedPelOptions: PelOptions | undefined;
@@ -128,7 +76,7 @@ class PipelineRun<S> {
     };
     this.trace = options.trace ? [] : undefined;
     this.principal = options.principal;
-    this.deadline = this.started + this.limits.maxMillis;
+    this.clock = new RunClock(this.limits.maxMillis, options.cancellation);
   }
 
   /** The utilities are built for the current principal when an expression first needs them. */
@@ -143,19 +91,6 @@ class PipelineRun<S> {
     return this.cachedPelOptions;
   }
 
-  /** The run's abort signal: fires at the deadline or when the caller's signal fires. */
-  private get signal(): AbortSignal {
-    if (!this.abort) {
-      const abort = new AbortController();
-      this.abort = abort;
-      this.timer = setTimeout(() => abort.abort(), Math.max(0, this.deadline - Date.now()));
-      const outer = this.options.cancellation;
-      if (outer?.cancelled) abort.abort();
-      else outer?.onCancel(() => abort.abort());
-    }
-    return this.abort.signal;
-  }
-
   async run(): Promise<RunResult> {
     try {
       this.prepare();
@@ -168,13 +103,13 @@ class PipelineRun<S> {
         body: this.scope.body,
         scope: this.scope,
         stepsExecuted: this.stepsExecuted,
-        durationMs: Date.now() - this.started,
+        durationMs: Date.now() - this.clock.started,
         trace: this.trace,
       };
     } catch (error) {
       throw this.withTrace(error);
     } finally {
-      if (this.timer) clearTimeout(this.timer);
+      this.clock.stop();
     }
   }
 
@@ -321,13 +256,7 @@ class PipelineRun<S> {
   ) {
     const items = this.controlStep(step, definition, () => this.evaluateControlParam(step, definition, 'in'));
     const as = typeof step.params.as === 'string' && step.params.as !== '' ? step.params.as : 'item';
-    const entries: { item: unknown; key?: string }[] = Array.isArray(items)
-      ? items.map((item) => ({ item }))
-      : items !== null && typeof items === 'object'
-        ? Object.entries(items).map(([key, value]) => ({ item: { key, value }, key }))
-        : items === null || items === undefined
-          ? []
-          : [{ item: items }];
+    const entries = loopEntries(items);
     const outer = this.iteration;
     try {
       for (let index = 0; index < entries.length; index++) {
@@ -348,39 +277,18 @@ class PipelineRun<S> {
     if (this.stepsExecuted > this.limits.maxSteps) {
       throw new PipeworkError('LIMIT_EXCEEDED', `The pipeline ran more than ${this.limits.maxSteps} steps.`, {
         limit: 'steps',
-        ...this.where(step),
+        ...stepDetails(step),
       });
     }
-    this.checkTime(step);
-  }
-
-  private checkTime(step: PipelineStep): void {
-    const now = Date.now();
-    if (now >= this.deadline || this.options.cancellation?.cancelled || this.abort?.signal.aborted) {
-      const elapsed = now - this.started;
-      const message =
-        elapsed >= this.limits.maxMillis
-          ? `The pipeline ran longer than ${this.limits.maxMillis} ms.`
-          : 'The pipeline was cancelled.';
-      throw new PipeworkError('LIMIT_EXCEEDED', message, { limit: 'time', ...this.where(step) });
-    }
+    this.clock.check(stepDetails(step));
   }
 
   private authorize(step: PipelineStep, definition: CommandDefinition<S>): void {
     try {
       this.options.authorize?.(this.principal, definition.contract);
     } catch (error) {
-      throw isPipeworkError(error) ? error.withDetails(this.where(step)) : error;
+      throw isPipeworkError(error) ? error.withDetails(stepDetails(step)) : error;
     }
-  }
-
-  private where(step: PipelineStep): Record<string, unknown> {
-    return {
-      commandName: step.command,
-      commandIndex: step.index,
-      line: step.position?.line,
-      column: step.position?.column,
-    };
   }
 
   private async execStep(step: PipelineStep, definition: CommandDefinition<S>): Promise<void> {
@@ -392,7 +300,7 @@ class PipelineRun<S> {
       : undefined;
     if (traced) this.trace!.push(traced);
     const started = Date.now();
-    const params = this.collectParams(step, contract);
+    const params = collectParams(step, contract);
     try {
       if (params.if !== undefined) {
         const runIt = toCondition(
@@ -409,21 +317,6 @@ class PipelineRun<S> {
     } finally {
       if (traced) traced.durationMs = Date.now() - started;
     }
-  }
-
-  /** The step's parameters as written, with the short form's value under the default parameter. */
-  private collectParams(step: PipelineStep, contract: CommandContract): Record<string, unknown> {
-    const params: Record<string, unknown> = { ...step.params };
-    if (step.defaultValue !== undefined) {
-      const name = contract.defaultParameter;
-      const fail = (message: string) =>
-        new PipeworkError('PARAM_INVALID', message, { parameter: name, ...this.where(step) });
-      if (!name)
-        throw fail(`Command '${step.command}' has no default parameter: write its parameters by name.`);
-      if (name in params) throw fail(`Parameter '${name}' of '${step.command}' is given twice.`);
-      params[name] = step.defaultValue;
-    }
-    return params;
   }
 
   private evaluateParam(
@@ -445,7 +338,7 @@ class PipelineRun<S> {
     try {
       return parseErrorPolicy(text);
     } catch (error) {
-      throw isPipeworkError(error) ? error.withDetails(this.where(step)) : error;
+      throw isPipeworkError(error) ? error.withDetails(stepDetails(step)) : error;
     }
   }
 
@@ -470,7 +363,7 @@ class PipelineRun<S> {
             'WARN',
             `Attempt ${attempt + 1} failed (${error.code}: ${error.message}); retrying.`,
           );
-          await this.sleep(policy.waitSeconds * 1000, step);
+          await this.clock.sleep(policy.waitSeconds * 1000, stepDetails(step));
           continue;
         }
         if (policy.then === 'THROW') throw error;
@@ -536,11 +429,13 @@ class PipelineRun<S> {
       commands: this.options.registry,
       log: (level, message) => this.log(step, traced, level, message),
       evaluate: (expression) => evaluateExpressionValue(expression, this.scope, this.pelOptions),
-      abortSignal: () => this.signal,
+      abortSignal: () => this.clock.signal,
       step: { index: step.index, command: step.command },
     };
     const returned = definition.run(context);
-    const result = isThenable(returned) ? await this.untilAborted(Promise.resolve(returned), step) : returned;
+    const result = isThenable(returned)
+      ? await this.clock.race(Promise.resolve(returned), stepDetails(step))
+      : returned;
     if (traced) traced.output = traceValue(result);
     if (typeof params.output === 'string' && params.output !== '') {
       try {
@@ -553,34 +448,17 @@ class PipelineRun<S> {
     }
   }
 
-  /** Resolves with the command's result, or rejects with LIMIT_EXCEEDED when the run's time is up first. */
-  private untilAborted<T>(promise: Promise<T>, step: PipelineStep): Promise<T> {
-    const signal = this.signal;
-    if (signal.aborted) this.checkTime(step);
-    return new Promise<T>((resolve, reject) => {
-      const onAbort = () => {
-        try {
-          this.checkTime(step);
-        } catch (error) {
-          reject(error);
-        }
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-      promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-    });
-  }
-
-  private sleep(ms: number, step: PipelineStep): Promise<void> {
-    if (ms <= 0) return Promise.resolve();
-    return this.untilAborted(new Promise<void>((resolve) => setTimeout(resolve, ms)), step);
-  }
-
   private asStepError(error: unknown, step: PipelineStep): PipeworkError {
-    if (isPipeworkError(error)) return error.withDetails(this.where(step));
+    if (isPipeworkError(error)) return error.withDetails(stepDetails(step));
     const message = error instanceof Error ? error.message : String(error);
-    return new PipeworkError('INTERNAL', `Command '${step.command}' failed unexpectedly.`, this.where(step), {
-      cause: error instanceof Error ? error : new Error(message),
-    });
+    return new PipeworkError(
+      'INTERNAL',
+      `Command '${step.command}' failed unexpectedly.`,
+      stepDetails(step),
+      {
+        cause: error instanceof Error ? error : new Error(message),
+      },
+    );
   }
 
   private log(step: PipelineStep, traced: TraceStep | undefined, level: LogLevel, message: string): void {

@@ -1,0 +1,70 @@
+/**
+ * The wall-time limit and cancellation of one run. The deadline is checked between steps; only a run that
+ * waits on an asynchronous command gets a timer and an AbortSignal, made on first need.
+ */
+import { PipeworkError } from '../errors';
+import type { Cancellation } from './run-options';
+
+export class RunClock {
+  readonly started = Date.now();
+  private readonly deadline: number;
+  private abort: AbortController | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly maxMillis: number,
+    private readonly cancellation: Cancellation | undefined,
+  ) {
+    this.deadline = this.started + maxMillis;
+  }
+
+  /** Fires at the deadline or when the caller cancels. */
+  get signal(): AbortSignal {
+    if (!this.abort) {
+      const abort = new AbortController();
+      this.abort = abort;
+      this.timer = setTimeout(() => abort.abort(), Math.max(0, this.deadline - Date.now()));
+      if (this.cancellation?.cancelled) abort.abort();
+      else this.cancellation?.onCancel(() => abort.abort());
+    }
+    return this.abort.signal;
+  }
+
+  /** Throws LIMIT_EXCEEDED when the time is up or the caller has gone; `where` names the step. */
+  check(where: Record<string, unknown>): void {
+    const now = Date.now();
+    if (now < this.deadline && !this.cancellation?.cancelled && !this.abort?.signal.aborted) return;
+    const message =
+      now - this.started >= this.maxMillis
+        ? `The pipeline ran longer than ${this.maxMillis} ms.`
+        : 'The pipeline was cancelled.';
+    throw new PipeworkError('LIMIT_EXCEEDED', message, { limit: 'time', ...where });
+  }
+
+  /** Resolves with the promise's value, or rejects with LIMIT_EXCEEDED when the time is up first. */
+  race<T>(promise: Promise<T>, where: Record<string, unknown>): Promise<T> {
+    const signal = this.signal;
+    if (signal.aborted) this.check(where);
+    return new Promise<T>((resolve, reject) => {
+      const onAbort = () => {
+        try {
+          this.check(where);
+        } catch (error) {
+          reject(error);
+        }
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    });
+  }
+
+  sleep(ms: number, where: Record<string, unknown>): Promise<void> {
+    if (ms <= 0) return Promise.resolve();
+    return this.race(new Promise<void>((resolve) => setTimeout(resolve, ms)), where);
+  }
+
+  /** Clears the timer, if one was made. */
+  stop(): void {
+    if (this.timer) clearTimeout(this.timer);
+  }
+}
