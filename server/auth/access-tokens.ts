@@ -1,6 +1,6 @@
 /**
  * Access tokens: JWTs signed with the instance key (RS256, pinned on verification), carrying Keycloak's claims.
- * Verification checks signature, `typ`, `iss`, `aud`, `exp`, `nbf`; verified tokens are remembered until
+ * Verification checks `kid`, signature, `typ`, `iss`, `aud`, `exp`, `nbf`; verified tokens are remembered until
  * they expire, so a Bearer request pays the RSA check once per token, not once per request.
  */
 import { randomUUID } from 'node:crypto';
@@ -36,17 +36,29 @@ export class AccessTokens {
     private readonly nowSeconds: () => number = () => Math.floor(Date.now() / 1000),
   ) {}
 
+  /** The verification key, only for a token that names it: an unknown or missing `kid` is refused. */
+  private readonly keyFor = (header: { kid?: string }) => {
+    if (header.kid !== this.key.kid) {
+      throw new PipeworkError('UNAUTHENTICATED', 'Invalid access token.', { reason: 'invalid' });
+    }
+    return this.key.publicKey;
+  };
+
   get publicJwk(): PublicJwk {
     return this.key.publicJwk;
   }
 
-  /** Signs a token for a principal in a login session. */
+  /**
+   * Signs a token for a principal in a login session. `notAfter` (epoch seconds, the session's end) caps the
+   * expiry, so that no access token outlives its session and a revocation needs remembering no longer than that.
+   */
   async sign(
     principal: Principal,
-    session: { clientId: string; sessionId: string; scope: string },
-  ): Promise<string> {
+    session: { clientId: string; sessionId: string; scope: string; notAfter?: number },
+  ): Promise<{ token: string; expiresIn: number }> {
     const now = this.nowSeconds();
-    return new SignJWT({
+    const exp = Math.min(now + this.options.ttlSeconds, session.notAfter ?? Infinity);
+    const token = await new SignJWT({
       typ: 'Bearer',
       azp: session.clientId,
       sid: session.sessionId,
@@ -64,11 +76,15 @@ export class AccessTokens {
       .setJti(randomUUID())
       .setIssuedAt(now)
       .setNotBefore(now)
-      .setExpirationTime(now + this.options.ttlSeconds)
+      .setExpirationTime(exp)
       .sign(this.key.privateKey);
+    return { token, expiresIn: Math.max(0, exp - now) };
   }
 
-  /** The claims of a valid token; UNAUTHENTICATED for anything else (`alg: none`, tampered, expired, foreign). */
+  /**
+   * The claims of a valid token; UNAUTHENTICATED for anything else (`alg: none`, another algorithm, a `kid`
+   * other than the instance key's, tampered, expired, foreign).
+   */
   async verify(token: string): Promise<AccessTokenClaims> {
     const cached = this.verified.get(token);
     const now = this.nowSeconds();
@@ -77,7 +93,7 @@ export class AccessTokens {
       this.verified.delete(token);
     }
     try {
-      const { payload } = await jwtVerify(token, this.key.publicKey, {
+      const { payload } = await jwtVerify(token, this.keyFor, {
         algorithms: [ACCESS_TOKEN_ALGORITHM],
         typ: 'JWT',
         issuer: this.options.issuer,

@@ -23,6 +23,8 @@ export interface RefreshGrant {
   clientId: string;
   /** Seconds until this refresh token expires. */
   expiresIn: number;
+  /** When the family (login session) ends, epoch milliseconds: no token of it may outlive this. */
+  familyExpires: number;
 }
 
 interface TokenRow {
@@ -34,6 +36,12 @@ interface TokenRow {
   family_expires: number;
   revoked: number | null;
 }
+
+/**
+ * How long after its end a revoked family is still remembered: covers the clock tolerance of access-token
+ * checks (access tokens never outlive their family), also across a restart.
+ */
+const REVOCATION_MARGIN_MS = 60_000;
 
 const digest = (token: string) => createHash('sha256').update(token).digest('base64url');
 const invalid = (why = 'Invalid refresh token') => new OAuthError('invalid_grant', why, 400);
@@ -50,7 +58,7 @@ export class RefreshTokenStore {
       .prepare<[number], { family_id: string }>(
         'SELECT family_id FROM iam_refresh_family WHERE revoked IS NOT NULL AND expires > ?',
       )
-      .all(this.now());
+      .all(this.now() - REVOCATION_MARGIN_MS);
     for (const row of rows) this.revoked.add(row.family_id);
   }
 
@@ -84,6 +92,7 @@ export class RefreshTokenStore {
       userUuid,
       clientId,
       expiresIn: Math.max(0, Math.floor((expires - now) / 1000)),
+      familyExpires,
     };
   }
 
@@ -127,6 +136,7 @@ export class RefreshTokenStore {
             userUuid: row.user_uuid,
             clientId: row.client_id,
             expiresIn,
+            familyExpires: row.family_expires,
           };
         }
         this.db
@@ -158,7 +168,7 @@ export class RefreshTokenStore {
     return true;
   }
 
-  /** Ends every family of a user (password change, delete, lock). */
+  /** Ends every family of a user (password change, delete, disable). */
   revokeUser(userUuid: string): void {
     const families = this.db
       .prepare<[string], { family_id: string }>(
@@ -168,8 +178,10 @@ export class RefreshTokenStore {
     for (const f of families) this.revokeFamily(f.family_id);
   }
 
-  /** Deletes expired families and their tokens. */
+  /** Deletes families (and their tokens) that ended long enough ago that no access token of theirs is valid. */
   purgeExpired(): void {
-    this.db.prepare('DELETE FROM iam_refresh_family WHERE expires <= ?').run(this.now());
+    this.db
+      .prepare('DELETE FROM iam_refresh_family WHERE expires <= ?')
+      .run(this.now() - REVOCATION_MARGIN_MS);
   }
 }

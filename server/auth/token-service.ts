@@ -62,10 +62,11 @@ export class TokenService {
       clientId: grant.clientId,
       sessionId: grant.familyId,
       scope,
+      notAfter: Math.floor(grant.familyExpires / 1000),
     });
     return {
-      access_token: access,
-      expires_in: accessTokens.options.ttlSeconds,
+      access_token: access.token,
+      expires_in: access.expiresIn,
       refresh_expires_in: grant.expiresIn,
       refresh_token: grant.token,
       token_type: 'Bearer',
@@ -99,10 +100,12 @@ export class TokenService {
   ): Promise<TokenResponse> {
     const clientId = await this.checkClient(input);
     if (!input.refreshToken) throw new OAuthError('invalid_request', 'Missing parameter: refresh_token', 400);
-    const grant = this.deps.refreshTokens.use(input.refreshToken, { rotate: true, clientId });
-    const principal = this.deps.principalByUuid(grant.userUuid);
+    const { refreshTokens } = this.deps;
+    // Check the user before spending the token: a refusal (a lock) must leave the session usable later.
+    const current = refreshTokens.use(input.refreshToken, { rotate: false, clientId });
+    const principal = this.deps.principalByUuid(current.userUuid);
     if (!principal) {
-      this.deps.refreshTokens.revokeFamily(grant.familyId);
+      refreshTokens.revokeFamily(current.familyId);
       throw new OAuthError('invalid_grant', 'Invalid refresh token', 400);
     }
     try {
@@ -110,6 +113,7 @@ export class TokenService {
     } catch (error) {
       throw asOAuthError(error);
     }
+    const grant = refreshTokens.use(input.refreshToken, { rotate: true, clientId });
     return this.respond(principal, grant, input.scope?.trim() || DEFAULT_SCOPE);
   }
 

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +10,7 @@ import { startTestServer, TEST_ADMIN_PASSWORD, type TestServer } from '../testin
 const run = promisify(execFile);
 const PI = fileURLToPath(new URL('../../bin/pi.js', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'pi-cli-'));
+const CORPUS = fileURLToPath(new URL('../../../shared/corpus/app-examples', import.meta.url));
 
 let server: TestServer;
 beforeAll(async () => {
@@ -65,6 +66,29 @@ describe('the pi CLI', () => {
     const result = await pi('validate', 'unknown.pi.yaml');
     expect(result.code).toBe(1);
     expect(result.stdout).toContain('unknown.pi.yaml:3:5: error COMMAND_NOT_FOUND');
+  });
+
+  it('publishes a folder of real apps, then only what changed, runs a stored pipeline and deletes', async () => {
+    const apps = join(work, 'apps');
+    cpSync(CORPUS, apps, { recursive: true });
+    const first = await pi('publish', 'apps');
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toMatch(/^(\d+) of \1 files published/m);
+    const again = await pi('publish', 'apps');
+    expect(again.stdout).toMatch(/^0 of \d+ files published/m);
+    writeFileSync(join(apps, 'global/app/demo/config/app.json'), '{"title": "Changed"}');
+    const changed = await pi('publish', 'apps');
+    expect(changed.stdout).toMatch(/^published global\/app\/demo\/config\/app \(application\/json\)$/m);
+    expect(changed.stdout).toMatch(/^1 of \d+ files published/m);
+
+    const setup = await pi('pipeline', 'global/app/demo/setup/00-createIAMEntities');
+    expect(setup.code, setup.stderr).toBe(0);
+    expect(server.services.iam.roles.byName('CAN_APP_DEMO')).toBeDefined();
+
+    const removed = await pi('delete', 'global/app/demo/**');
+    expect(removed.code, removed.stderr).toBe(0);
+    const left = await pi('command', 'property.keys', 'pattern=global/app/demo/**');
+    expect(JSON.parse(left.stdout)).toEqual([]);
   });
 
   it('reports bad credentials', async () => {

@@ -1,7 +1,8 @@
 /** `pi`: the command-line client: run commands, local pipeline files, URIs; check pipelines; print the schema. */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { CliError, send, settingsFromEnv, type CliResponse } from './cli-client';
+import { CliError, send, settingsFromEnv, type CliResponse, type CliSettings } from './cli-client';
+import { changedProperties, listingPatterns, readFolder } from './publish';
 
 const HELP = `Usage: pi <command> [arguments] [options]
 
@@ -9,6 +10,9 @@ const HELP = `Usage: pi <command> [arguments] [options]
   pi run <file.pi.yaml|file.pi.json>     Run a local pipeline file
   pi uri '<cmd?p=v|cmd2>'                Run a one-line pipeline URI
   pi validate <file>                     Check a pipeline without running it (problems with line and column)
+  pi pipeline <key>                      Run a pipeline stored as a property (e.g. global/app/demo/pipeline/x)
+  pi publish <folder>                    Upload the folder's files as properties (only new or changed ones)
+  pi delete <pattern>                    Delete the properties matching a key pattern (* one level, ** any)
   pi schema                              Print the pipeline JSON Schema (draft-07)
 
 Options:
@@ -122,12 +126,77 @@ export async function main(argv: string[]): Promise<number> {
       );
       return 0;
     }
+    case 'pipeline': {
+      const [key] = rest;
+      if (!key) throw new CliError('pi pipeline needs the key of a stored pipeline.', 2);
+      const stored = await send(
+        settings,
+        `/api/v3/command/property.value.get?key=${encodeURIComponent(key)}`,
+      );
+      const text = Buffer.from(stored.bytes).toString('utf8');
+      print(
+        await send(settings, `/api/v3/pipeline${trace}`, {
+          method: 'POST',
+          body: text,
+          contentType: 'application/yaml',
+          source: key,
+        }),
+      );
+      return 0;
+    }
+    case 'publish': {
+      const [folder] = rest;
+      if (!folder) throw new CliError('pi publish needs a folder.', 2);
+      return publish(settings, folder);
+    }
+    case 'delete': {
+      const [pattern] = rest;
+      if (!pattern) throw new CliError('pi delete needs a key pattern.', 2);
+      print(await send(settings, `/api/v3/command/property.delete?filter=${encodeURIComponent(pattern)}`));
+      return 0;
+    }
     case 'schema':
       print(await send(settings, '/api/v3/command:pipe.schema.v7'));
       return 0;
     default:
       throw new CliError(`Unknown command '${verb}'. Run 'pi --help'.`, 2);
   }
+}
+
+async function publish(settings: CliSettings, folder: string): Promise<number> {
+  const local = readFolder(folder);
+  const remote = new Map<string, { value: string | null; type: string | null }>();
+  for (const pattern of listingPatterns(local)) {
+    const listed = await send(
+      settings,
+      `/api/v3/command/property.list?filter=${encodeURIComponent(pattern)}`,
+    );
+    const text = Buffer.from(listed.bytes).toString('utf8');
+    const properties = (text ? JSON.parse(text) : []) as {
+      key: string;
+      value: string | null;
+      type: string | null;
+    }[];
+    for (const p of properties) remote.set(p.key.replace(/^\//, ''), p);
+  }
+  const changed = changedProperties(local, remote);
+  for (const property of changed) {
+    const form = new URLSearchParams({
+      key: property.key,
+      value: property.value,
+      type: property.type,
+      evalValue: 'false',
+    });
+    await send(settings, '/api/v3/command/property.schema.put', {
+      method: 'POST',
+      body: form.toString(),
+      contentType: 'application/x-www-form-urlencoded',
+      source: property.file,
+    });
+    console.log(`published ${property.key} (${property.type})`);
+  }
+  console.log(`${changed.length} of ${local.length} files published; the others were unchanged.`);
+  return 0;
 }
 
 main(process.argv.slice(2)).then(

@@ -15,18 +15,31 @@ function field(form: Form, name: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-/** `client_secret_basic`: client id and secret in a Basic header (the form fields win when both are given). */
+/** A form-urlencoded part of `client_secret_basic` (RFC 6749 2.3.1); undefined when it is malformed. */
+function formDecode(value: string): string | undefined {
+  try {
+    return decodeURIComponent(value.replace(/\+/g, ' '));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `client_secret_basic`: client id and secret in a Basic header (the form fields win when both are given).
+ * A Basic header that cannot be read is an `invalid_client`, never a server error.
+ */
 function clientFromHeader(req: Request): { clientId?: string; clientSecret?: string } {
   const header = req.headers.authorization;
-  const match = header ? /^basic\s+([A-Za-z0-9+/=]+)$/i.exec(header) : null;
-  if (!match) return {};
-  const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
+  if (!header || !/^basic\s/i.test(header)) return {};
+  const match = /^basic\s+([A-Za-z0-9+/]+={0,2})$/i.exec(header.trim());
+  const decoded = match ? Buffer.from(match[1]!, 'base64').toString('utf8') : '';
   const colon = decoded.indexOf(':');
-  if (colon < 0) return {};
-  return {
-    clientId: decodeURIComponent(decoded.slice(0, colon)),
-    clientSecret: decodeURIComponent(decoded.slice(colon + 1)),
-  };
+  const clientId = colon > 0 ? formDecode(decoded.slice(0, colon)) : undefined;
+  const clientSecret = colon > 0 ? formDecode(decoded.slice(colon + 1)) : undefined;
+  if (clientId === undefined || clientSecret === undefined) {
+    throw new OAuthError('invalid_client', 'Invalid client or Invalid client credentials', 401);
+  }
+  return { clientId, clientSecret };
 }
 
 function sendOAuthError(res: Response, error: OAuthError): void {
@@ -52,7 +65,13 @@ export function tokenRoutes(iam: IamService, logger?: Logger): Router {
 
   router.post(`${base}/protocol/openid-connect/token`, form, (req, res, next) => {
     const body: Form = (req.body as Form | undefined) ?? {};
-    const client = { ...clientFromHeader(req) };
+    let client: { clientId?: string; clientSecret?: string };
+    try {
+      client = clientFromHeader(req);
+    } catch (error) {
+      sendOAuthError(res, error as OAuthError);
+      return;
+    }
     if (field(body, 'client_id')) client.clientId = field(body, 'client_id');
     if (field(body, 'client_secret')) client.clientSecret = field(body, 'client_secret');
     const grantType = field(body, 'grant_type');

@@ -5,6 +5,7 @@
  */
 import { PipeworkError } from '../../shared/errors';
 import type { SqliteDatabase } from '../db';
+import { isPossibleUsername } from './names';
 
 export interface BruteForcePolicy {
   /** Failures after which each further attempt waits (the wait doubles per failure). */
@@ -36,6 +37,8 @@ export const DEFAULT_BRUTE_FORCE_POLICY: BruteForcePolicy = {
 };
 
 const MAX_TRACKED_ADDRESSES = 10_000;
+/** Above this many names, names whose window or lock is over are swept out (memory and table stay bounded). */
+const SWEEP_NAMES_ABOVE = 10_000;
 
 interface FailureState {
   failures: number;
@@ -54,6 +57,7 @@ export class BruteForceGuard {
   private readonly state = new Map<string, FailureState>();
   /** Per client address, in memory only. */
   private readonly byAddress = new Map<string, { failures: number; firstFailure: number }>();
+  private lastSweep = 0;
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -148,8 +152,15 @@ export class BruteForceGuard {
         this.byAddress.set(ip, { failures: 1, firstFailure: this.now() });
       }
     }
+    // A name no user can have is counted for its address only: it cannot be locked out, and junk names
+    // (any length, any bytes) never fill the table.
+    if (!isPossibleUsername(username)) return;
     const key = username.toLowerCase();
     const now = this.now();
+    if (this.state.size > SWEEP_NAMES_ABOVE && now - this.lastSweep >= 60_000) {
+      this.lastSweep = now;
+      for (const name of [...this.state.keys()]) this.current(name);
+    }
     const s = this.current(key) ?? { failures: 0, firstFailure: now, lockedUntil: null };
     s.failures += 1;
     if (s.failures >= this.policy.lockAfter && s.lockedUntil === null) {

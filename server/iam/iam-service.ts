@@ -19,7 +19,12 @@ import { ClientRegistry } from './client-registry';
 import { CredentialCache } from './credential-cache';
 import { GroupDirectory } from './group-directory';
 import { IAM_MIGRATIONS } from './migrations';
-import { PRODUCTION_HASH_COST, type PasswordHashCost, createPasswordHasher } from './password-hasher';
+import {
+  PRODUCTION_HASH_COST,
+  type PasswordHashCost,
+  type PasswordHasher,
+  createPasswordHasher,
+} from './password-hasher';
 import { PrincipalResolver } from './principal-resolver';
 import { RoleDirectory } from './role-directory';
 import { TenantDirectory } from './tenant-directory';
@@ -28,6 +33,8 @@ import { UserDirectory } from './user-directory';
 export interface IamOptions {
   /** Lower only in tests (see TEST_HASH_COST). */
   passwordHashCost?: PasswordHashCost;
+  /** Replaces the hasher (tests that need to hold a verification in flight). */
+  passwordHasher?: PasswordHasher;
   bruteForce?: Partial<BruteForcePolicy>;
   accessTokenTtlSeconds?: number;
   refreshTokens?: Partial<RefreshTokenPolicy>;
@@ -74,6 +81,8 @@ export interface IamService extends IdentityProvider {
   principalByUuid(uuid: string): Principal | null;
   createUser(input: CreateUserInput): Promise<Principal>;
   setPassword(userUuid: string, password: string | null): Promise<void>;
+  /** A disabled user cannot sign in by any scheme and its sessions end; enabling does not revive them. */
+  setEnabled(userUuid: string, enabled: boolean): void;
   deleteUser(userUuid: string): void;
   /** The JWKS document of the certs endpoint. */
   jwks(): { keys: PublicJwk[] };
@@ -97,7 +106,8 @@ export function createIamService(
 ): IamService {
   migrate(db, 'iam', IAM_MIGRATIONS);
   const now = options.now ?? Date.now;
-  const hasher = createPasswordHasher(options.passwordHashCost ?? PRODUCTION_HASH_COST);
+  const hasher =
+    options.passwordHasher ?? createPasswordHasher(options.passwordHashCost ?? PRODUCTION_HASH_COST);
   const credentialCache = new CredentialCache(
     { ttlMs: options.credentialCacheTtlMs ?? 60_000, maxEntries: 1000 },
     now,
@@ -169,6 +179,11 @@ export function createIamService(
     bruteForce.assertNotLocked(username);
     if (!verified || !row) {
       bruteForce.recordFailure(username, ip);
+      throw unauthenticated();
+    }
+    // A password changed (or the user disabled) while the hash was checked: the old password is no longer one.
+    const current = users.byUuid(row.uuid);
+    if (current?.password_hash !== row.password_hash || !current.enabled || !current.can_login) {
       throw unauthenticated();
     }
     bruteForce.recordSuccess(username);
@@ -263,6 +278,15 @@ export function createIamService(
       users.require({ uuid: userUuid });
       users.setPasswordHash(userUuid, password === null ? null : await hasher.hash(password));
       refreshTokens.revokeUser(userUuid);
+    },
+
+    setEnabled(userUuid, enabled) {
+      const row = users.require({ uuid: userUuid });
+      if (!enabled && (row.username === SYSTEM_USERNAME || row.username === ADMIN_USERNAME)) {
+        throw new PipeworkError('FORBIDDEN', `The built-in user '${row.username}' cannot be disabled.`);
+      }
+      users.setEnabled(userUuid, enabled);
+      if (!enabled) refreshTokens.revokeUser(userUuid);
     },
 
     deleteUser(userUuid) {

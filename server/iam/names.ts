@@ -19,6 +19,8 @@ function check(kind: string, pattern: RegExp, value: string, parameter?: string)
   return value;
 }
 
+/** Whether a text could be a username at all (a login with anything else cannot match a user). */
+export const isPossibleUsername = (v: string) => USERNAME.test(v);
 export const checkUsername = (v: string, parameter?: string) => check('username', USERNAME, v, parameter);
 export const checkRoleName = (v: string, parameter?: string) => check('role name', ROLE_NAME, v, parameter);
 export const checkGroupName = (v: string, parameter?: string) =>

@@ -81,6 +81,11 @@ export class UserDirectory {
     this.changed(uuid);
   }
 
+  setEnabled(uuid: string, enabled: boolean): void {
+    this.db.prepare('UPDATE iam_user SET enabled = ? WHERE uuid = ?').run(enabled ? 1 : 0, uuid);
+    this.changed(uuid);
+  }
+
   delete(uuid: string): void {
     this.db.prepare('DELETE FROM iam_user WHERE uuid = ?').run(uuid);
     this.changed(uuid);

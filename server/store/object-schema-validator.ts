@@ -30,6 +30,27 @@ function parseJson(text: string | null, what: string): unknown {
   }
 }
 
+/**
+ * Real apps' schemas keep placeholders the real product accepts: an `enum: []` that the form fills at run
+ * time. Such an empty enum constrains nothing here (ajv would refuse to compile it). Iterative: schemas
+ * may nest deeply.
+ */
+function withoutEmptyEnums(document: object): object {
+  const copy = structuredClone(document) as Record<string, unknown>;
+  const stack: unknown[] = [copy];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (node === null || typeof node !== 'object') continue;
+    if (!Array.isArray(node)) {
+      const record = node as Record<string, unknown>;
+      if (Array.isArray(record.enum) && record.enum.length === 0) delete record.enum;
+    }
+    for (const child of Object.values(node))
+      if (child !== null && typeof child === 'object') stack.push(child);
+  }
+  return copy;
+}
+
 function compileSchema(text: string | null, schemaKey: string): ValidateFunction {
   const document = parseJson(text, `schema '${schemaKey}'`);
   if (document === null || typeof document !== 'object' || Array.isArray(document)) {
@@ -38,7 +59,7 @@ function compileSchema(text: string | null, schemaKey: string): ValidateFunction
   try {
     // A fresh ajv per schema: schemas with the same `$id` (two versions of one object) must not clash.
     return new Ajv({ allErrors: false, strict: false, logger: false, formats: FORMATS }).compile(
-      document as object,
+      withoutEmptyEnums(document),
     );
   } catch (error) {
     throw invalidValue(`Schema '${schemaKey}' is not a valid JSON Schema: ${(error as Error).message}`);

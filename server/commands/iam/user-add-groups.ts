@@ -1,7 +1,7 @@
 /** `iam.user.add.groups`: makes a user a member of groups (by name or id); returns the group ids. */
 import { defineCommand } from '../../../shared/commands';
 import { PipeworkError } from '../../../shared/errors';
-import { assertMayGrant } from '../../iam/grant-guard';
+import { assertMayGrant, assertMayManageUser, assertMayShareMembership } from '../../iam/grant-guard';
 import type { ServerServices } from '../../services';
 import { NAME_LIST, callerOf, iamOf, namesParam, requiredString } from './iam-command-support';
 
@@ -34,8 +34,11 @@ export const iamUserAddGroups = defineCommand<ServerServices>(
       });
     }
     const caller = callerOf(ctx);
-    for (const group of groups)
+    assertMayManageUser(caller, iam.roles, user);
+    for (const group of groups) {
+      assertMayShareMembership(caller, 'group', group);
       assertMayGrant(caller, iam.roles, iam.roles.effectiveGroupRoleNames(group.uuid));
+    }
     for (const group of groups) iam.groups.addMember(group.uuid, user.uuid);
     return [...new Set(groups.map((g) => g.uuid))];
   },

@@ -1,6 +1,6 @@
 /** `iam.user.add.roles`: grants roles to a user directly (roles must exist; no more than the caller holds). */
 import { defineCommand } from '../../../shared/commands';
-import { assertMayGrant } from '../../iam/grant-guard';
+import { assertMayGrant, assertMayManageUser } from '../../iam/grant-guard';
 import type { ServerServices } from '../../services';
 import { NAME_LIST, callerOf, iamOf, namesParam, stringParam } from './iam-command-support';
 
@@ -24,7 +24,9 @@ export const iamUserAddRoles = defineCommand<ServerServices>(
       username: stringParam(ctx, 'username'),
     });
     const roleNames = namesParam(ctx, 'roleNames');
-    assertMayGrant(callerOf(ctx), iam.roles, roleNames);
+    const caller = callerOf(ctx);
+    assertMayManageUser(caller, iam.roles, user);
+    assertMayGrant(caller, iam.roles, roleNames);
     return iam.users.addRoles(user.uuid, roleNames);
   },
 );

@@ -1,8 +1,9 @@
 /** `iam.user.add.tenants`: makes a user a member of tenants (by name or id); returns the tenant ids. */
 import { defineCommand } from '../../../shared/commands';
 import { PipeworkError } from '../../../shared/errors';
+import { assertMayManageUser, assertMayShareMembership } from '../../iam/grant-guard';
 import type { ServerServices } from '../../services';
-import { NAME_LIST, iamOf, namesParam, requiredString } from './iam-command-support';
+import { NAME_LIST, callerOf, iamOf, namesParam, requiredString } from './iam-command-support';
 
 export const iamUserAddTenants = defineCommand<ServerServices>(
   {
@@ -35,6 +36,9 @@ export const iamUserAddTenants = defineCommand<ServerServices>(
         parameter: 'tenantNames',
       });
     }
+    const caller = callerOf(ctx);
+    assertMayManageUser(caller, iam.roles, user);
+    for (const tenant of tenants) assertMayShareMembership(caller, 'tenant', tenant);
     for (const tenant of tenants) iam.tenants.addMember(tenant.uuid, user.uuid);
     return [...new Set(tenants.map((t) => t.uuid))];
   },

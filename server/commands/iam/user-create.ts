@@ -1,7 +1,7 @@
 /** `iam.user.create`: creates a user (optionally with password, groups and roles) and returns its uuid. */
 import { defineCommand } from '../../../shared/commands';
 import { attributesJsonOf } from './attributes';
-import { assertMayGrant } from '../../iam/grant-guard';
+import { assertMayGrant, assertMayShareMembership } from '../../iam/grant-guard';
 import type { ServerServices } from '../../services';
 import { NAME_LIST, callerOf, iamOf, namesParam, requiredString, stringParam } from './iam-command-support';
 
@@ -48,6 +48,7 @@ export const iamUserCreate = defineCommand<ServerServices>(
     assertMayGrant(caller, iam.roles, roles);
     for (const group of groups) {
       const row = iam.groups.require({ name: group });
+      assertMayShareMembership(caller, 'group', row);
       assertMayGrant(caller, iam.roles, iam.roles.effectiveGroupRoleNames(row.uuid));
     }
     const principal = await iam.createUser({

@@ -17,7 +17,7 @@ export const iamUserDelete = defineCommand<ServerServices>(
     const iam = iamOf(ctx);
     const uuid = requiredString(ctx, 'uuid');
     const row = iam.users.require({ uuid });
-    assertMayManageUser(callerOf(ctx), iam.principalByUuid(uuid));
+    assertMayManageUser(callerOf(ctx), iam.roles, row);
     iam.deleteUser(uuid);
     return { uuid, username: row.username, deleted: true };
   },

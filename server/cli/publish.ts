@@ -1,0 +1,90 @@
+/**
+ * `pi publish <folder>`: every file under the folder becomes a property whose key is its path without the
+ * extension (`global/app/demo/pipeline/submit.pi.yaml` → `global/app/demo/pipeline/submit`); only new or
+ * changed files are uploaded.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+
+/** Extensions the key leaves out, longest first so `.pi.yaml` wins over `.yaml`. */
+const TYPES: [string, string][] = [
+  ['.pi.yaml', 'application/yaml;type=pipeline'],
+  ['.pi.yml', 'application/yaml;type=pipeline'],
+  ['.pi.json', 'application/json;type=pipeline'],
+  ['.json', 'application/json'],
+  ['.yaml', 'application/yaml'],
+  ['.yml', 'application/yaml'],
+  ['.xml', 'application/xml'],
+  ['.bpmn', 'application/xml;type=bpmn'],
+  ['.js', 'application/javascript'],
+  ['.py', 'text/x-python'],
+  ['.groovy', 'text/x-groovy'],
+  ['.html', 'text/html'],
+  ['.css', 'text/css'],
+  ['.md', 'text/markdown'],
+  ['.txt', 'text/plain'],
+  ['.csv', 'text/csv'],
+  ['.png', 'image/png;encoding=base64'],
+  ['.jpg', 'image/jpeg;encoding=base64'],
+  ['.jpeg', 'image/jpeg;encoding=base64'],
+  ['.gif', 'image/gif;encoding=base64'],
+  ['.pdf', 'application/pdf;encoding=base64'],
+];
+
+export interface LocalProperty {
+  key: string;
+  value: string;
+  type: string;
+  file: string;
+}
+
+function isText(bytes: Buffer): boolean {
+  if (bytes.includes(0)) return false;
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The key, value and mime type a file becomes: the type from its extension, else from its content. */
+export function toProperty(file: string, relativePath: string, bytes: Buffer): LocalProperty {
+  const path = relativePath.split(sep).join('/');
+  const known = TYPES.find(([ext]) => path.toLowerCase().endsWith(ext));
+  const key = known ? path.slice(0, -known[0].length) : path.replace(/\.[^./]+$/, '');
+  const type = known?.[1] ?? (isText(bytes) ? 'text/plain' : 'application/octet-stream;encoding=base64');
+  const value = type.includes('encoding=base64') ? bytes.toString('base64') : bytes.toString('utf8');
+  return { key, value, type, file };
+}
+
+/** Every file below the folder (hidden files and folders left out), as properties. */
+export function readFolder(folder: string): LocalProperty[] {
+  const out: LocalProperty[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.name.startsWith('.')) continue;
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.isFile()) out.push(toProperty(path, relative(folder, path), readFileSync(path)));
+    }
+  };
+  walk(folder);
+  return out.sort((a, b) => a.key.localeCompare(b.key));
+}
+
+/** What must be uploaded: the local properties whose key is new or whose value or type differs. */
+export function changedProperties(
+  local: readonly LocalProperty[],
+  remote: ReadonlyMap<string, { value: string | null; type: string | null }>,
+): LocalProperty[] {
+  return local.filter((p) => {
+    const there = remote.get(p.key);
+    return !there || there.value !== p.value || (there.type ?? 'text/plain') !== p.type;
+  });
+}
+
+/** The roots of the keys (their first two segments), to list what the server has in one call each. */
+export function listingPatterns(local: readonly LocalProperty[]): string[] {
+  return [...new Set(local.map((p) => `${p.key.split('/').slice(0, 2).join('/')}/**`))];
+}
