@@ -67,6 +67,49 @@ describe('brute-force protection', () => {
     expect((await call(basic('dana', 'dana-pw'))).status).toBe(200);
   });
 
+  it('a refresh refused during a lock does not spend the token: the session goes on after the lock', async () => {
+    await server.iam.createUser({ username: 'gia', password: 'gia-pw' });
+    const before = (await login('gia', 'gia-pw')).json;
+    for (let i = 0; i < 4; i++) await call(basic('gia', 'bad'));
+    const refresh = () =>
+      http(server.url, TOKEN, {
+        type: 'application/x-www-form-urlencoded',
+        body: new URLSearchParams({
+          grant_type: 'refresh_token',
+          client_id: 'cli',
+          refresh_token: before.refresh_token,
+        }).toString(),
+      });
+    const locked = await refresh();
+    expect(locked.status).toBe(429);
+    expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
+    server.iam.bruteForce.release('gia');
+    const after = await refresh();
+    expect(after.status).toBe(200);
+    expect(after.json.session_state).toBe(before.session_state);
+  });
+
+  it('slows guesses looped through iam.token in a pipeline, per caller', async () => {
+    await server.iam.createUser({ username: 'hux', password: 'hux-pw' });
+    waits.length = 0;
+    const names = Array.from({ length: 25 }, (_, i) => `spray${i}`);
+    const r = await http(server.url, '/api/v3/pipeline', {
+      auth: basic('hux', 'hux-pw'),
+      type: 'application/json',
+      body: JSON.stringify({
+        headers: { onCommandError: 'IGNORE' },
+        vars: { names },
+        pipeline: [
+          { foreach: '#{vars.names}' },
+          { 'iam.token': { username: '#{vars.item}', password: 'Winter2024!' } },
+          'foreach.end',
+        ],
+      }),
+    });
+    expect(r.status, r.text).toBeLessThan(300);
+    expect(waits.length).toBeGreaterThan(0); // the address rule (20 failures) applied to the caller
+  });
+
   it('treats unknown names the same way (no hint that a user exists)', async () => {
     for (let i = 0; i < 4; i++) expect((await login('ghost', `guess-${i}`)).status).toBe(401);
     const r = await login('ghost', 'anything');

@@ -34,6 +34,26 @@ describe('RunAs header', () => {
     expect(r.status).toBe(200);
     expect(r.text).toBe('target/runner');
     expect((await whoAmI(`${basic('admin', 'admin-test-password')}, runas boss`)).text).toBe('boss/admin');
+    expect((await whoAmI(`${basic('admin', 'admin-test-password')}, RunAs systemuser`)).text).toBe(
+      'systemuser/admin',
+    );
+  });
+
+  it('follows Bearer and Refresh credentials too', async () => {
+    const tokens = (
+      await http(server.url, '/auth/realms/pipework/protocol/openid-connect/token', {
+        type: 'application/x-www-form-urlencoded',
+        body: new URLSearchParams({
+          grant_type: 'password',
+          client_id: 'cli',
+          username: 'runner',
+          password: 'runner-pw',
+        }).toString(),
+      })
+    ).json;
+    expect((await whoAmI(`Bearer ${tokens.access_token}, RunAs target`)).text).toBe('target/runner');
+    expect((await whoAmI(`Refresh ${tokens.refresh_token}, RunAs target`)).text).toBe('target/runner');
+    expect((await whoAmI(`Bearer ${tokens.access_token}, RunAs boss`)).status).toBe(403);
   });
 
   it.each([
@@ -42,6 +62,7 @@ describe('RunAs header', () => {
     ['to systemuser (escalation)', () => `${runner}, RunAs systemuser`, 403, 'FORBIDDEN'],
     ['to an unknown user', () => `${runner}, RunAs nobody`, 403, 'FORBIDDEN'],
     ['nested', () => `${runner}, RunAs target, RunAs plain`, 403, 'FORBIDDEN'],
+    ['nested, lower case', () => `${runner}, runas target, RUNAS plain`, 403, 'FORBIDDEN'],
     ['after bad credentials', () => `${basic('runner', 'wrong')}, RunAs target`, 401, 'UNAUTHENTICATED'],
   ])('refuses a switch %s', async (_name, auth, status, code) => {
     const r = await whoAmI(auth());
@@ -56,8 +77,40 @@ describe('iam.run.as in a pipeline', () => {
     expect(r.text).toBe('target/runner');
   });
 
+  it('applies to the following steps only: earlier steps and the vars section ran as the caller', async () => {
+    const r = await http(server.url, '/api/v3/pipeline', {
+      auth: runner,
+      type: 'application/json',
+      body: JSON.stringify({
+        vars: { atStart: '#{@user.username()}' },
+        pipeline: [
+          { set: { value: '#{@user.username()}', output: 'vars.before' } },
+          { 'iam.run.as': 'target' },
+          { set: { value: "#{vars.atStart + ',' + vars.before + ',' + @user.username()}" } },
+        ],
+      }),
+    });
+    expect(r.status).toBe(200);
+    expect(r.text).toBe('runner,runner,target');
+  });
+
+  it('leaves the switched identity without the caller’s extra rights', async () => {
+    const r = await whoAmI(runner, [{ 'iam.run.as': 'target' }, { 'iam.run.as': 'plain' }]);
+    expect(r.status).toBe(403);
+    const as = await http(server.url, '/api/v3/pipeline', {
+      auth: runner,
+      type: 'application/json',
+      body: JSON.stringify({
+        pipeline: [{ 'iam.run.as': 'target' }, { set: "#{@user.hasPermission('CAN_RUN_AS_SOURCE')}" }],
+      }),
+    });
+    expect(as.json).toBe(false);
+  });
+
   it.each([
     ['without the right', () => plain, 'target'],
+    ['to systemuser (escalation)', () => runner, 'systemuser'],
+    ['to admin (escalation)', () => runner, 'admin'],
     ['to an admin', () => runner, 'boss'],
     ['nested after a RunAs header', () => `${runner}, RunAs target`, 'plain'],
   ])('refuses %s', async (_name, auth, username) => {

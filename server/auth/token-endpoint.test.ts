@@ -1,6 +1,6 @@
 // The token endpoint over HTTP, and every way a Bearer token is refused.
-import { SignJWT, UnsecuredJWT, decodeProtectedHeader } from 'jose';
-import { createSecretKey } from 'node:crypto';
+import { SignJWT, UnsecuredJWT, decodeProtectedHeader, exportJWK } from 'jose';
+import { createSecretKey, generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { http } from '../testing/http-client';
 import { type IamTestServer, startIamTestServer } from '../iam/test-iam';
@@ -87,6 +87,37 @@ describe('token endpoint: password grant', () => {
     expect(r.json.error).toBe(error);
   });
 
+  it('answers a user who may not log in (systemuser, no password) like a wrong password', async () => {
+    await server.iam.createUser({ username: 'nopass' });
+    const wrong = await login('bob', 'nope');
+    for (const r of [
+      await login('systemuser', ''),
+      await login('systemuser', 'x'),
+      await login('nopass', ''),
+    ]) {
+      expect(r.status).toBe(401);
+      expect(r.json).toEqual(wrong.json);
+    }
+  });
+
+  it.each([
+    ['bad percent-encoding', 'cli%:x'],
+    ['no colon', 'cli'],
+  ])('refuses a client Basic header with %s as invalid_client, not a server error', async (_name, raw) => {
+    const r = await form({ grant_type: 'password', username: 'bob', password: 'bob-pw' }, TOKEN, {
+      authorization: `Basic ${Buffer.from(raw).toString('base64')}`,
+    });
+    expect(r.status).toBe(401);
+    expect(r.json.error).toBe('invalid_client');
+  });
+
+  it('accepts a public client given as client_secret_basic', async () => {
+    const r = await form({ grant_type: 'password', username: 'bob', password: 'bob-pw' }, TOKEN, {
+      authorization: `Basic ${Buffer.from('cli:').toString('base64')}`,
+    });
+    expect(r.status).toBe(200);
+  });
+
   it('knows only its realm', async () => {
     const r = await form({ grant_type: 'password' }, '/auth/realms/master/protocol/openid-connect/token');
     expect(r.status).toBe(404);
@@ -116,7 +147,7 @@ describe('Bearer refusals', () => {
       .setSubject(server.iam.principalByUsername('admin')!.uuid)
       .setIssuedAt(now)
       .setNotBefore((claims.nbf as number | undefined) ?? now)
-      .setExpirationTime(now + 60)
+      .setExpirationTime((claims.exp as number | undefined) ?? now + 60)
       .setIssuer((claims.iss as string | undefined) ?? server.iam.issuer)
       .setAudience((claims.aud as string | undefined) ?? 'pipework')
       .sign(key.privateKey);
@@ -164,6 +195,45 @@ describe('Bearer refusals', () => {
         return `${h}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}.${s}`;
       },
     ],
+    [
+      'HS256 with the PEM public key as secret (key confusion)',
+      async () => {
+        const key = loadOrCreateSigningKey(server.services.db);
+        const pem = key.publicKey.export({ format: 'pem', type: 'spki' });
+        return new SignJWT({ sid: 'x' })
+          .setProtectedHeader({ alg: 'HS256', typ: 'JWT', kid: key.kid })
+          .setSubject(server.iam.principalByUsername('admin')!.uuid)
+          .setIssuer(server.iam.issuer)
+          .setAudience('pipework')
+          .setIssuedAt()
+          .setNotBefore('0s')
+          .setExpirationTime('5m')
+          .sign(createSecretKey(Buffer.from(pem)));
+      },
+    ],
+    ['PS256 signed with the instance key (algorithm not pinned)', () => forged({}, { alg: 'PS256' })],
+    ['a kid other than the instance key', () => forged({}, { kid: 'another-key' })],
+    ['no kid', () => forged({}, { kid: undefined })],
+    ['no typ', () => forged({}, { typ: undefined })],
+    ['another typ', () => forged({}, { typ: 'at+jwt' })],
+    [
+      'a foreign key embedded in the header',
+      async () => {
+        const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+        const key = loadOrCreateSigningKey(server.services.db);
+        const now = Math.floor(clock / 1000);
+        return new SignJWT({ sid: 'x' })
+          .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: key.kid, jwk: await exportJWK(publicKey) })
+          .setSubject(server.iam.principalByUsername('admin')!.uuid)
+          .setIssuer(server.iam.issuer)
+          .setAudience('pipework')
+          .setIssuedAt(now)
+          .setNotBefore(now)
+          .setExpirationTime(now + 60)
+          .sign(privateKey);
+      },
+    ],
+    ['exp in the past', () => forged({ exp: Math.floor(clock / 1000) - 60 })],
     ['a foreign issuer', () => forged({ iss: 'https://evil.example/auth/realms/pipework' })],
     ['a foreign audience', () => forged({ aud: 'someone-else' })],
     ['a token not yet valid', () => forged({ nbf: Math.floor(clock / 1000) + 3600 })],

@@ -29,6 +29,10 @@ export interface EventListenDispatcherOptions {
   logger: Pick<Logger, 'info' | 'warn' | 'error' | 'debug'>;
   /** Events caused by pipelines this many levels deep start no further pipelines (loop guard). Default 3. */
   maxDepth?: number;
+  /** Listener pipelines running at once; more wait in a queue. Default 8. */
+  maxConcurrent?: number;
+  /** Runs waiting at most; past it further runs are dropped (and logged), so a burst cannot exhaust memory. Default 10,000. */
+  maxQueued?: number;
 }
 
 /** The body an event.listen pipeline receives: the event, with `origin` and `target` also at the top. */
@@ -59,9 +63,15 @@ export class EventListenDispatcher {
   private readonly registrations = new Map<string, EventListenerRegistration>();
   private unsubscribe?: () => void;
   private readonly maxDepth: number;
+  private readonly maxConcurrent: number;
+  private readonly maxQueued: number;
+  private readonly waiting: (() => Promise<void>)[] = [];
+  private active = 0;
 
   constructor(private readonly options: EventListenDispatcherOptions) {
     this.maxDepth = options.maxDepth ?? 3;
+    this.maxConcurrent = options.maxConcurrent ?? 8;
+    this.maxQueued = options.maxQueued ?? 10_000;
   }
 
   /** Indexes the stored listener pipelines and starts following events. */
@@ -108,7 +118,33 @@ export class EventListenDispatcher {
       );
       return undefined;
     }
-    return Promise.all(matching.map((registration) => this.trigger(registration, event)));
+    return Promise.all(matching.map((registration) => this.schedule(registration, event)));
+  }
+
+  /** Queues one run; resolves when it is done (or dropped because too many are waiting). */
+  private schedule(registration: EventListenerRegistration, event: PipeworkEvent): Promise<void> {
+    if (this.waiting.length >= this.maxQueued) {
+      this.options.logger.error(
+        { pipeline: registration.pipelineKey, eventKey: event.eventKey, eventId: event.id },
+        'event listener not run: too many runs waiting',
+      );
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      this.waiting.push(() => this.trigger(registration, event).finally(resolve));
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    while (this.active < this.maxConcurrent && this.waiting.length > 0) {
+      const run = this.waiting.shift()!;
+      this.active += 1;
+      void run().finally(() => {
+        this.active -= 1;
+        this.pump();
+      });
+    }
   }
 
   /** Keeps the index current when pipelines are stored, changed, moved or deleted. */

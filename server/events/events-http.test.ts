@@ -172,6 +172,38 @@ describe('event.listen pipelines', () => {
     expect(await server.services.properties.store.authorOf(`global/app/inv/seen/${uuid}`)).toBe(annUuid);
   });
 
+  it('cannot do more than their author: a write into another user’s folder is refused', async () => {
+    const escalate = `pipeline:
+  - event.listen:
+      key: property.created
+      filter: "#{body.target.key == 'global/esc/go'}"
+  - property.schema.put:
+      key: "user/${benUuid}/planted"
+      value: planted
+`;
+    await publish('global/app/esc/pipeline/plant', escalate, ann);
+    await publish(
+      'global/app/esc/pipeline/mark',
+      listener("#{body.target.key == 'global/esc/go'}", 'global/esc/seen'),
+      ann,
+    );
+    const go = await put('global/esc/go', 'go');
+    await eventually(() => exists(`global/esc/seen/${go.json.property.uuid}`));
+    expect(await exists(`user/${benUuid}/planted`)).toBe(false);
+    // An admin who later moves the pipeline does not lend it their rights: it still runs as ann.
+    await http(
+      server.url,
+      '/api/v3/command/property.move?key=global/app/esc/pipeline/plant&to=global/app/esc2/pipeline/plant',
+      { auth: server.adminAuth },
+    );
+    await put('global/esc/go', 'again');
+    await http(server.url, '/api/v3/command/property.delete?key=global/esc/go', { auth: server.adminAuth });
+    await put('global/esc/go', 'third');
+    await server.services.events.idle();
+    expect(await exists(`user/${benUuid}/planted`)).toBe(false);
+    expect(await server.services.properties.store.authorOf('global/app/esc2/pipeline/plant')).toBe(annUuid);
+  });
+
   it('do not run when the filter is false', async () => {
     const other = await put('global/app/inv/object/other/v1/instance/i-2', { amount: 1 });
     await server.services.events.idle();

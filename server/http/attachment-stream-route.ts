@@ -3,7 +3,6 @@
  * with backpressure, and `property.attachment.put` with a raw body streams it into storage. Neither holds the
  * content in memory; other forms of these commands go the usual way through the pipeline runner.
  */
-import { once } from 'node:events';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Principal } from '../../shared/auth';
 import { validateParameters } from '../../shared/commands';
@@ -21,6 +20,19 @@ function hasRawBody(req: Request): boolean {
   const length = req.headers['content-length'];
   const body = req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
   return body && type !== 'application/x-www-form-urlencoded';
+}
+
+/** Resolves when the response wants more or has closed; removes both listeners again (no leak per chunk). */
+function drainedOrClosed(res: Response): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 }
 
 async function streamOut(
@@ -43,7 +55,7 @@ async function streamOut(
   try {
     for await (const chunk of content) {
       if (closed) return;
-      if (!res.write(chunk)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+      if (!res.write(chunk)) await drainedOrClosed(res);
     }
     res.end();
   } catch (error) {

@@ -3,7 +3,7 @@
  * property it is about. Query: `key` (event key, a trailing `*` allowed, e.g. `property.*`) and `filter`
  * (a property key pattern, e.g. `global/app/myapp/**`).
  */
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 import { hasPermission, type Principal } from '../../shared/auth';
 import { PipeworkError } from '../../shared/errors';
 import { compileKeyPattern, type KeyPattern } from '../../shared/property';
@@ -16,7 +16,12 @@ export const EVENTS_PATH = '/api/v3/events';
 export const EVENTS_PERMISSION = 'CAN_PIPE_property.list';
 const HEARTBEAT_MS = 15_000;
 /** A client that stops reading is dropped once this much is waiting for it. */
-const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
+export const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
+
+export interface EventsRouteOptions {
+  heartbeatMs?: number;
+  maxBufferedBytes?: number;
+}
 
 function single(value: unknown, name: string): string | undefined {
   if (value === undefined || value === '') return undefined;
@@ -40,7 +45,33 @@ export function sseMessage(event: PipeworkEvent): string {
   return `id: ${event.id}\nevent: ${event.eventKey}\ndata: ${JSON.stringify(eventJson(event))}\n\n`;
 }
 
-export function eventsHandler(services: ServerServices): RequestHandler {
+/**
+ * What the subscriber may read now: its identity is looked up again for every event (IAM caches it), so a
+ * user who leaves a group, loses the permission, or is disabled stops receiving what they may no longer see.
+ */
+function currentReader(services: ServerServices, principal: Principal) {
+  let viewer: Principal | null | undefined;
+  let readable: ((key: string) => boolean) | null = null;
+  return (): ((key: string) => boolean) | null => {
+    const fresh = services.iam.principalByUuid(principal.uuid);
+    if (fresh !== viewer) {
+      viewer = fresh;
+      readable =
+        fresh && hasPermission(fresh, EVENTS_PERMISSION)
+          ? services.properties.access.readFilter(fresh)
+          : null;
+    }
+    return readable;
+  };
+}
+
+/** Whether the response can still take writes (a write after the end would crash the process). */
+function open(res: Response): boolean {
+  return !res.writableEnded && !res.destroyed;
+}
+
+export function eventsHandler(services: ServerServices, options: EventsRouteOptions = {}): RequestHandler {
+  const maxBuffered = options.maxBufferedBytes ?? MAX_BUFFERED_BYTES;
   return (req, res, next) => {
     const principal = res.locals.principal as Principal | null;
     let pattern: KeyPattern | undefined;
@@ -56,7 +87,7 @@ export function eventsHandler(services: ServerServices): RequestHandler {
       next(error);
       return;
     }
-    const readable = services.properties.access.readFilter(principal);
+    const reader = currentReader(services, principal);
     res.status(200);
     res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
     res.setHeader('Cache-Control', 'no-cache, no-transform');
@@ -65,22 +96,32 @@ export function eventsHandler(services: ServerServices): RequestHandler {
     res.flushHeaders();
     res.write('retry: 3000\n: connected\n\n');
 
+    // Ends the stream at once; a client that stopped reading is cut off so its backlog is freed now.
+    const stop = () => {
+      unsubscribe();
+      clearInterval(heartbeat);
+      if (res.writableLength > 0) res.destroy();
+      else if (open(res)) res.end();
+    };
+    const send = (text: string) => {
+      if (!open(res)) return;
+      // The backlog is bounded: past the limit the client is dropped rather than buffered for.
+      if (res.writableLength > maxBuffered) return stop();
+      res.write(text);
+    };
     const unsubscribe = services.events.subscribe((event) => {
-      if (!wantsKey(event.eventKey)) return;
+      if (!open(res) || !wantsKey(event.eventKey)) return;
+      const readable = reader();
+      if (!readable) return stop();
       const keys = keysOfEvent(event);
       if (!keys.every(readable)) return;
       if (pattern && !keys.some((key) => pattern.matches(key))) return;
-      if (res.writableLength > MAX_BUFFERED_BYTES) {
-        res.end();
-        return;
-      }
-      res.write(sseMessage(event));
+      send(sseMessage(event));
     });
-    const heartbeat = setInterval(() => res.write(': ping\n\n'), HEARTBEAT_MS);
+    const heartbeat = setInterval(() => send(': ping\n\n'), options.heartbeatMs ?? HEARTBEAT_MS);
     heartbeat.unref();
-    res.on('close', () => {
-      clearInterval(heartbeat);
-      unsubscribe();
-    });
+    // A failed write (the peer reset the connection) must not become an unhandled 'error' event.
+    res.on('error', stop);
+    res.on('close', stop);
   };
 }

@@ -73,4 +73,13 @@ describe('BruteForceGuard', () => {
     const again = new BruteForceGuard(db, g.policy, () => 1_000_000);
     expect(again.status('dee').locked).toBe(true);
   });
+
+  it('counts a name no user can have for its address only, so junk names never fill the table', async () => {
+    const { g, db, waits } = guard();
+    for (let i = 0; i < 3; i++) g.recordFailure(`${'x'.repeat(5000)}${i}`, '10.0.0.7');
+    g.recordFailure('bad name with spaces', '10.0.0.7');
+    expect(db.prepare('SELECT COUNT(*) AS n FROM iam_login_failure').get()).toEqual({ n: 0 });
+    await g.beforeAttempt('anyone', '10.0.0.7');
+    expect(waits).toEqual([20]);
+  });
 });

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ROLE_ADMIN, ROLE_DEVELOPER, ROLE_USER, hasPermission } from '../../shared/auth';
 import { openDatabase } from '../db';
 import { INITIAL_ADMIN_PASSWORD_FILE } from './bootstrap';
+import { TEST_HASH_COST, createPasswordHasher } from './password-hasher';
 import { TEST_ADMIN_PASSWORD, basic, createTestIam } from './test-iam';
 
 describe('createIamService: first start', () => {
@@ -123,5 +124,57 @@ describe('Basic credentials and the credential cache', () => {
     const [a, b] = errors as { code: string; message: string }[];
     expect(a!.code).toBe('UNAUTHENTICATED');
     expect({ code: b!.code, message: b!.message }).toEqual({ code: a!.code, message: a!.message });
+  });
+});
+
+describe('Basic credentials: races and timing', () => {
+  it('a password changed while the old one is being checked is refused, and not remembered', async () => {
+    const real = createPasswordHasher(TEST_HASH_COST);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let hold = false;
+    const { iam } = createTestIam({
+      passwordHasher: {
+        ...real,
+        verify: async (stored, password) => {
+          const ok = await real.verify(stored, password);
+          if (hold) await held;
+          return ok;
+        },
+      },
+    });
+    const fay = await iam.createUser({ username: 'fay', password: 'old' });
+    hold = true;
+    const inFlight = iam.verifyPassword('fay', 'old').catch((e: unknown) => e);
+    await new Promise((r) => setTimeout(r, 20));
+    await iam.setPassword(fay.uuid, 'new');
+    release();
+    hold = false;
+    expect(await inFlight).toMatchObject({ code: 'UNAUTHENTICATED' });
+    await expect(iam.verifyPassword('fay', 'old')).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+    await expect(iam.verifyPassword('fay', 'new')).resolves.toMatchObject({ uuid: fay.uuid });
+  });
+
+  it('an unknown user costs a full hash, like a wrong password (the dummy hash runs)', async () => {
+    const { iam } = createTestIam({
+      passwordHashCost: { memoryCost: 8192, timeCost: 2 },
+      bruteForce: { slowAfter: 1000, lockAfter: 1000, ipSlowAfter: 1000 },
+    });
+    await iam.createUser({ username: 'gus', password: 'right' });
+    const time = async (username: string) => {
+      const start = performance.now();
+      await iam.verifyPassword(username, 'wrong').catch(() => undefined);
+      return performance.now() - start;
+    };
+    const median = (xs: number[]) => xs.sort((a, b) => a - b)[xs.length >> 1]!;
+    const wrong: number[] = [];
+    const unknown: number[] = [];
+    for (let i = 0; i < 9; i++) {
+      wrong.push(await time('gus'));
+      unknown.push(await time(`nobody${i}`));
+    }
+    // Roughly alike: without the dummy hash the unknown user would answer about 100 times faster.
+    expect(median(unknown)).toBeGreaterThan(median(wrong) * 0.5);
+    expect(median(unknown)).toBeLessThan(median(wrong) * 2);
   });
 });

@@ -49,4 +49,11 @@ export const PROPERTY_MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 2,
+    description: 'attachment revisions, so a download notices content replaced under it',
+    up(db) {
+      db.exec('ALTER TABLE property_attachment ADD COLUMN revision INTEGER NOT NULL DEFAULT 0');
+    },
+  },
 ];

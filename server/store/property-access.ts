@@ -91,6 +91,18 @@ export class PropertyAccess {
     };
   }
 
+  /**
+   * For tree browsing: whether a folder (`global/app/x`, `user/<uuid>/a`) may be shown. The folder rules
+   * are the listing scope's business; this hides folders inside apps whose rules deny the principal reading.
+   */
+  folderFilter(principal: Principal | null): (folder: string) => boolean {
+    const readable = this.readFilter(principal);
+    return (folder) => {
+      const app = appFolderOf(folder);
+      return !app || readable(app.folder);
+    };
+  }
+
   /** FORBIDDEN unless the principal may read `key`. */
   assertRead(principal: Principal | null, key: string): void {
     if (!this.canRead(principal, key)) {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Property } from '../../shared/property';
+import { PropertyService } from './property-service';
 import {
   makePrincipal,
   createTestPropertyService,
@@ -53,6 +54,26 @@ describe('PropertyService', () => {
       await t.service.create(alice, { key: 'global/j', value: { a: 1 } });
       const put = await t.service.put(alice, { key: 'global/j', value: '{"a":2}' });
       expect(put).toMatchObject({ value: '{"a":2}', type: 'application/json', version: 2 });
+    });
+
+    it('refuses values and default values over the size limit (PAYLOAD_TOO_LARGE) before writing', async () => {
+      const small = new PropertyService({ store: t.store, events: t.events, maxValueLength: 10 });
+      expect(await errorCode(small.create(alice, { key: 'global/v', value: 'x'.repeat(11) }))).toBe(
+        'PAYLOAD_TOO_LARGE',
+      );
+      expect(await errorCode(small.create(alice, { key: 'global/v', value: { a: '1234567' } }))).toBe(
+        'PAYLOAD_TOO_LARGE',
+      );
+      expect(
+        await errorCode(small.create(alice, { key: 'global/v', value: 'ok', defaultValue: 'x'.repeat(9) })),
+      ).toBe('PAYLOAD_TOO_LARGE');
+      await small.create(alice, { key: 'global/v', value: 'x'.repeat(10) });
+      expect(await errorCode(small.put(alice, { key: 'global/v', value: 'y'.repeat(11) }))).toBe(
+        'PAYLOAD_TOO_LARGE',
+      );
+      expect((await small.get(alice, 'global/v')).value).toBe('x'.repeat(10));
+      await t.events.idle();
+      expect(t.seen.map((e) => e.eventKey)).toEqual(['property.created']);
     });
 
     it('rejects a type that is no mime type', async () => {
@@ -162,6 +183,12 @@ describe('PropertyService', () => {
       expect(await t.service.children(alice, 'group/*')).toEqual(['group/g1/']);
       expect(await t.service.children(admin, 'user')).toEqual(['user/alice/', 'user/bob/']);
       expect(await errorCode(t.service.children(alice, 'user/*/x'))).toBe('KEY_INVALID');
+      expect(await t.service.children(alice, '/user/')).toEqual(['user/alice/']);
+      for (const hostile of ['//user', 'user//', 'user/../x', 'user\\x'])
+        expect([hostile, await errorCode(t.service.children(alice, hostile))]).toEqual([
+          hostile,
+          'KEY_INVALID',
+        ]);
     });
   });
 

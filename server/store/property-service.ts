@@ -27,7 +27,12 @@ export interface PropertyServiceOptions {
   store: PropertyStore;
   events: EventBus;
   access?: PropertyAccess;
+  /** Longest value (and default value, as JSON text) in characters; default `MAX_VALUE_LENGTH`. */
+  maxValueLength?: number;
 }
+
+/** 16 MiB characters: room for the base64 of a 10 MiB command body (the default body limit), and more. */
+export const MAX_VALUE_LENGTH = 16 * 1024 * 1024;
 
 /** What `property.schema.put` takes. */
 export interface CreatePropertyInput {
@@ -51,6 +56,23 @@ function notFound(key: string): PipeworkError {
   return new PipeworkError('PROPERTY_NOT_FOUND', `Property '${key}' does not exist.`, { key });
 }
 
+/** PAYLOAD_TOO_LARGE when the value or the default value (stored as JSON text) is longer than `max` characters. */
+function checkSize(max: number, value: string | null | undefined, defaultValue?: unknown): void {
+  const sizes: [string, number][] = [
+    ['value', value?.length ?? 0],
+    ['defaultValue', defaultValue === undefined ? 0 : (JSON.stringify(defaultValue)?.length ?? 0)],
+  ];
+  for (const [parameter, length] of sizes) {
+    if (length > max) {
+      throw new PipeworkError(
+        'PAYLOAD_TOO_LARGE',
+        `The ${parameter} is ${length} characters long; a property holds at most ${max}.`,
+        { parameter, limitChars: max },
+      );
+    }
+  }
+}
+
 /**
  * The stored text and type of a value. A type given wins; otherwise non-strings get their derived type
  * (JSON, base64), and strings none, so an update keeps the type the property has. Object instances are JSON.
@@ -69,18 +91,16 @@ function storedForm(key: string, value: unknown, rawType: unknown): { value?: st
 /** The parent folder of a `property.keys.children` pattern: `a/b`, `a/b/` and `a/b/*` all mean `a/b`; none or `/` the top. */
 export function parseChildrenPattern(raw: unknown): string | null {
   const text = typeof raw === 'string' ? raw : '';
-  let base = text.replace(/^\/+/, '');
+  // One leading `/` is tolerated, as in keys; a second one is an empty segment.
+  let base = text.startsWith('/') ? text.slice(1) : text;
   if (base.endsWith('/*')) base = base.slice(0, -2);
   else if (base.endsWith('/')) base = base.slice(0, -1);
-  if (base === '' || base === '*') return null;
-  if (base.includes('*')) {
-    throw new PipeworkError(
-      'KEY_INVALID',
-      `Nested patterns are not supported here: '${text.slice(0, 80)}'.`,
-      {
-        parameter: 'pattern',
-      },
-    );
+  if (text === '' || text === '/' || base === '*') return null;
+  if (base.includes('*') || base.startsWith('/')) {
+    const reason = base.startsWith('/') ? 'empty segment' : 'nested patterns are not supported here';
+    throw new PipeworkError('KEY_INVALID', `Invalid folder '${text.slice(0, 80)}': ${reason}.`, {
+      parameter: 'pattern',
+    });
   }
   return isPropertyRoot(base) ? base : normalizePropertyKey(base);
 }
@@ -91,11 +111,13 @@ export class PropertyService {
   readonly access: PropertyAccess;
   readonly attachments: PropertyAttachmentService;
   private readonly validator = new ObjectSchemaValidator();
+  private readonly maxValueLength: number;
 
   constructor(options: PropertyServiceOptions) {
     this.store = options.store;
     this.events = options.events;
     this.access = options.access ?? new PropertyAccess();
+    this.maxValueLength = options.maxValueLength ?? MAX_VALUE_LENGTH;
     this.attachments = new PropertyAttachmentService(this.store.attachments, this.access);
   }
 
@@ -133,16 +155,23 @@ export class PropertyService {
 
   /** Properties matching `pattern` (default everything) that the principal may read, in key order. */
   async list(principal: Principal | null, pattern: unknown = '**', limit?: number): Promise<Property[]> {
-    const compiled = compileKeyPattern(pattern);
-    const rows = await this.store.list({ pattern: compiled, scope: this.access.readScope(principal), limit });
-    const readable = this.access.readFilter(principal);
-    return rows.filter((p) => readable(p.key));
+    return this.store.list({ ...this.readQuery(principal, pattern), limit });
   }
 
   async keys(principal: Principal | null, pattern: unknown = '**'): Promise<string[]> {
+    return this.store.keys(this.readQuery(principal, pattern));
+  }
+
+  /**
+   * A query over what the principal may read: the folders to scan, narrowed per key by the app rules
+   * (before any limit counts, so a limit is never eaten up by keys the caller may not see).
+   */
+  private readQuery(principal: Principal | null, pattern: unknown) {
     const compiled = compileKeyPattern(pattern);
-    const keys = await this.store.keys({ pattern: compiled, scope: this.access.readScope(principal) });
-    return keys.filter(this.access.readFilter(principal));
+    const scope = this.access.readScope(principal);
+    return this.access.scopeIsExact
+      ? { pattern: compiled, scope }
+      : { pattern: compiled, scope, filter: this.access.readFilter(principal) };
   }
 
   /** The next tree level below a folder: keys as they are, sub-folders ending in `/`. */
@@ -150,7 +179,10 @@ export class PropertyService {
     const parent = parseChildrenPattern(pattern);
     const children = await this.store.children(parent, this.access.readScope(principal));
     const readable = this.access.readFilter(principal);
-    return children.filter((child) => child.endsWith('/') || readable(child));
+    const folderVisible = this.access.folderFilter(principal);
+    return children.filter((child) =>
+      child.endsWith('/') ? folderVisible(child.slice(0, -1)) : readable(child),
+    );
   }
 
   /** Creates a property, or applies the exist strategy (default `update`, as the real product does). */
@@ -162,6 +194,7 @@ export class PropertyService {
     const key = normalizePropertyKey(input.key);
     this.access.assertWrite(principal, key);
     const stored = storedForm(key, input.value, input.type);
+    checkSize(this.maxValueLength, stored.value, input.defaultValue);
     if (objectKeyOf(key)) {
       const current = await this.store.get(key);
       const value = stored.value !== undefined ? stored.value : (current?.value ?? null);
@@ -185,6 +218,7 @@ export class PropertyService {
     const key = normalizePropertyKey(input.key);
     this.access.assertWrite(principal, key);
     const stored = storedForm(key, input.value === undefined ? null : input.value, input.type);
+    checkSize(this.maxValueLength, stored.value);
     if (objectKeyOf(key)) {
       const current = await this.store.get(key);
       if (!current) throw notFound(key);
@@ -220,15 +254,12 @@ export class PropertyService {
    * when one of them may not be changed, e.g. a reserved app.
    */
   async deleteMatching(principal: Principal | null, pattern: unknown): Promise<Property[]> {
-    const compiled = compileKeyPattern(pattern);
     const changes = await this.store.deleteMatching(
-      { pattern: compiled, scope: this.access.readScope(principal) },
+      // Keys the caller may not read are left alone (and never named in an error), not refused.
+      this.readQuery(principal, pattern),
       {
         actor: principal?.uuid ?? null,
-        guard: (p) => {
-          this.access.assertRead(principal, p.key);
-          this.access.assertWrite(principal, p.key);
-        },
+        guard: (p) => this.access.assertWrite(principal, p.key),
       },
     );
     this.publish(changes, principal);

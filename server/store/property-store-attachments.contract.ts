@@ -57,6 +57,30 @@ export function describeAttachmentContract(t: ContractContext): void {
       expect(await t.store.attachments.list('global/doc')).toHaveLength(1);
     });
 
+    it.each([
+      [
+        'replaced by put',
+        (s: ContractContext['store']) =>
+          s.attachments.put('global/doc', 'r', { content: new Uint8Array([8, 8]) }),
+      ],
+      [
+        'a chunk replaced',
+        (s: ContractContext['store']) => s.attachments.putChunk('global/doc', 'r', new Uint8Array([8]), 1),
+      ],
+      [
+        'replaced by a streamed write',
+        (s: ContractContext['store']) => s.attachments.write('global/doc', 'r', pieces([8], [8])),
+      ],
+      ['deleted', (s: ContractContext['store']) => s.attachments.delete('global/doc', 'r')],
+    ])('a reader never mixes old and new content: CONFLICT when it is %s mid-read', async (_name, change) => {
+      await t.store.attachments.putChunk('global/doc', 'r', new Uint8Array([1]));
+      await t.store.attachments.putChunk('global/doc', 'r', new Uint8Array([2]));
+      const reader = t.store.attachments.read('global/doc', 'r')[Symbol.asyncIterator]();
+      expect(Array.from((await reader.next()).value as Uint8Array)).toEqual([1]);
+      await change(t.store);
+      expect(await codeOf(reader.next())).toBe('CONFLICT');
+    });
+
     it('needs a live property and a valid name', async () => {
       expect(await codeOf(t.store.attachments.put('global/none', 'a'))).toBe('PROPERTY_NOT_FOUND');
       expect(await codeOf(t.store.attachments.list('global/none'))).toBe('PROPERTY_NOT_FOUND');

@@ -86,6 +86,36 @@ export function describeListingContract(t: ContractContext): void {
       expect(await keysOf('**', [])).toEqual([]);
     });
 
+    it('applies a query filter before the limit, and a delete by pattern leaves filtered keys alone', async () => {
+      const filter = (key: string) => !key.startsWith('global/app/a/');
+      expect(await t.store.keys({ pattern: 'global/app/**', filter, limit: 2 })).toEqual([
+        'global/app',
+        'global/app/ab',
+      ]);
+      const listed = await t.store.list({ pattern: 'global/app/**', filter, limit: 3 });
+      expect(listed.map((p) => p.key)).toEqual([
+        'global/app',
+        'global/app/ab',
+        'global/app/b/object/o/v1/schema',
+      ]);
+      const guarded: string[] = [];
+      const deleted = await t.store.deleteMatching(
+        { pattern: 'global/app/*/**', filter },
+        { guard: (p) => void guarded.push(p.key) },
+      );
+      expect(deleted.map((c) => c.origin?.key)).toEqual(guarded);
+      expect(guarded).toEqual([
+        'global/app/ab',
+        'global/app/b/object/o/v1/schema',
+        'global/app/b/object/o/v2/schema',
+      ]);
+      expect(await t.store.keys({ pattern: 'global/app/**' })).toEqual([
+        'global/app',
+        'global/app/a/form/f1',
+        'global/app/a/object/o/v1/schema',
+      ]);
+    });
+
     it('stops at the limit', async () => {
       expect(await t.store.list({ pattern: '**', limit: 2 })).toHaveLength(2);
       expect(await t.store.keys({ pattern: 'global/**', limit: 3 })).toEqual([

@@ -210,6 +210,19 @@ export function runPropertyStoreContract(name: string, factory: ContractStoreFac
         expect(await store.authorOf('global/a')).toBe('u2');
         expect(await store.authorOf('global/none')).toBeUndefined();
       });
+
+      it('keeps the author when the value is not written: a move, or a change of type only', async () => {
+        await store.save({ key: 'global/a', value: 'script' }, { actor: 'writer' });
+        await store.move('global/a', 'global/b', { actor: 'mover' });
+        expect(await store.authorOf('global/b')).toBe('writer');
+        await store.save({ key: 'global/b', type: 'text/x' }, { ifExists: 'update', actor: 'retyper' });
+        await store.update('global/b', { defaultValue: 1 }, { actor: 'other' });
+        expect(await store.authorOf('global/b')).toBe('writer');
+        await store.update('global/b', { value: 'new' }, { actor: 'rewriter' });
+        expect(await store.authorOf('global/b')).toBe('rewriter');
+        await store.copy('global/b', 'global/c', { actor: 'copier' });
+        expect(await store.authorOf('global/c')).toBe('copier');
+      });
     });
 
     describeListingContract(context);

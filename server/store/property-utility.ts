@@ -37,14 +37,15 @@ export function createPropertyUtility(
     /** The whole property (uuid, key, value, type, ...); null when missing. */
     get: (key: unknown) => read(key) ?? null,
     /** The values of every readable property matching the pattern, in key order. */
-    values: (pattern: unknown) => {
-      const readable = access.readFilter(principal);
-      const scope = access.readScope(principal);
-      return reader
-        .listSync({ pattern: compileKeyPattern(String(pattern)), scope, limit: MAX_UTILITY_VALUES })
-        .filter((p) => readable(p.key))
-        .map((p) => decodePropertyValue(p));
-    },
+    values: (pattern: unknown) =>
+      reader
+        .listSync({
+          pattern: compileKeyPattern(String(pattern)),
+          scope: access.readScope(principal),
+          filter: access.readFilter(principal),
+          limit: MAX_UTILITY_VALUES,
+        })
+        .map((p) => decodePropertyValue(p)),
   });
 }
 

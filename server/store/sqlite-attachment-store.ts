@@ -57,8 +57,12 @@ export class SqliteAttachmentStore implements AttachmentStore {
         `INSERT INTO property_attachment (property_id, uuid, name, content_type, created, pending) VALUES (?, ?, ?, ?, ?, ?)`,
       ),
       setMeta: db.prepare(
-        'UPDATE property_attachment SET content_type = ?, length = ?, chunks = ?, updated = ? WHERE id = ?',
+        `UPDATE property_attachment SET content_type = ?, length = ?, chunks = ?, updated = ?,
+         revision = revision + 1 WHERE id = ?`,
       ),
+      revision: prepare<number>(
+        'SELECT revision FROM property_attachment WHERE id = ? AND pending = 0',
+      ).pluck(),
       publish: db.prepare(
         'UPDATE property_attachment SET pending = 0, length = ?, chunks = ?, updated = ? WHERE id = ? AND pending = 1',
       ),
@@ -257,9 +261,12 @@ export class SqliteAttachmentStore implements AttachmentStore {
 
   async *read(key: string, name: string): AsyncIterable<Uint8Array> {
     const row = this.require(key, name);
+    const revision = this.stmt.revision.get(row.id);
     for (let index = 0; index < row.chunks; index++) {
-      const data = this.stmt.chunk.get(row.id, index);
-      // Missing: the attachment was replaced or deleted while it was being read.
+      // Checked right before each chunk (nothing can write in between): a reader never mixes old and new
+      // content. Changed or gone: the attachment was replaced, changed or deleted while it was read.
+      const data =
+        this.stmt.revision.get(row.id) === revision ? this.stmt.chunk.get(row.id, index) : undefined;
       if (data === undefined)
         throw new PipeworkError('CONFLICT', `Attachment '${name}' changed while it was read.`);
       yield data;

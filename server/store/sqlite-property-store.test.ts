@@ -2,7 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../db';
+import { migrate, openDatabase } from '../db';
+import { collect } from './property-store-contract-support';
+import { PROPERTY_MIGRATIONS } from './migrations';
 import { runPropertyStoreContract } from './property-store.contract';
 import { SqlitePropertyStore } from './sqlite-property-store';
 
@@ -46,8 +48,30 @@ describe('SqlitePropertyStore specifics', () => {
     expect((await store.get('global/a'))!.value).toBe('x');
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.prepare("SELECT count(*) AS n FROM schema_migrations WHERE module = 'property'").get()).toEqual(
-      { n: 1 },
+      { n: PROPERTY_MIGRATIONS.length },
     );
+    db.close();
+  });
+
+  it('migrates a database of the first version without losing attachments', async () => {
+    const file = tempFile();
+    let db = openDatabase(file);
+    migrate(db, 'property', PROPERTY_MIGRATIONS.slice(0, 1));
+    db.prepare(
+      "INSERT INTO property (uuid, key, type, created) VALUES ('u1', 'global/old', 'text/plain', 1)",
+    ).run();
+    const id = db.prepare("SELECT id FROM property WHERE key = 'global/old'").pluck().get();
+    db.prepare(
+      "INSERT INTO property_attachment (property_id, uuid, name, content_type, length, chunks, created) VALUES (?, 'a1', 'f', 'x/y', 1, 1, 1)",
+    ).run(id);
+    const attachment = db.prepare("SELECT id FROM property_attachment WHERE uuid = 'a1'").pluck().get();
+    db.prepare("INSERT INTO property_attachment_chunk (attachment_id, idx, data) VALUES (?, 0, x'2a')").run(
+      attachment,
+    );
+    db.close();
+    db = openDatabase(file);
+    const store = new SqlitePropertyStore(db);
+    expect(await collect(store.attachments.read('global/old', 'f'))).toEqual([42]);
     db.close();
   });
 

@@ -10,6 +10,7 @@ import {
   isPropertyRoot,
   normalizePropertyKey,
   scanRanges,
+  type KeyPattern,
   type KeyScope,
   type NewProperty,
   type Property,
@@ -47,6 +48,11 @@ export interface SqlitePropertyStoreOptions {
 }
 
 const LIVE = '(expires_at IS NULL OR expires_at > ?)';
+
+/** The test every listed key passes: the pattern, then the query's own filter. */
+function acceptor(pattern: KeyPattern, filter?: (key: string) => boolean): (key: string) => boolean {
+  return filter ? (key) => pattern.matches(key) && filter(key) : (key) => pattern.matches(key);
+}
 
 function notFound(key: string): PipeworkError {
   return new PipeworkError('PROPERTY_NOT_FOUND', `Property '${key}' does not exist.`, { key });
@@ -89,9 +95,8 @@ export class SqlitePropertyStore implements PropertyStore, SyncPropertyReader {
         `UPDATE property SET value = ?, type = ?, updated = ?, ttl = ?, expires_at = ?, default_value = ?,
          version = version + 1, author = ? WHERE id = ?`,
       ),
-      rename: db.prepare(
-        'UPDATE property SET key = ?, updated = ?, version = version + 1, author = ? WHERE id = ?',
-      ),
+      // A move keeps the author: the value is still what that user wrote (see `authorOf`).
+      rename: db.prepare('UPDATE property SET key = ?, updated = ?, version = version + 1 WHERE id = ?'),
       delete: db.prepare('DELETE FROM property WHERE id = ?'),
       expired: prepare<StoredRow>(
         `SELECT ${STORED_COLUMNS} FROM property WHERE expires_at IS NOT NULL AND expires_at <= ? ORDER BY expires_at LIMIT ?`,
@@ -128,31 +133,34 @@ export class SqlitePropertyStore implements PropertyStore, SyncPropertyReader {
 
   listSync(query: PropertyQuery): Property[] {
     const pattern = typeof query.pattern === 'string' ? compileKeyPattern(query.pattern) : query.pattern;
-    const scope = query.scope ?? 'all';
+    const accepts = acceptor(pattern, query.filter);
     const limit = query.limit ?? Infinity;
     const now = this.clock();
     const out: Property[] = [];
-    for (const range of scanRanges(pattern, scope)) {
+    for (const range of scanRanges(pattern, query.scope ?? 'all')) {
+      if (out.length >= limit) break;
       if ('exact' in range) {
         const row = this.stmt.live.get(range.exact, now);
-        if (row && pattern.matches(row.key)) out.push(toProperty(row));
-      } else {
-        const rows =
-          range.to === undefined
-            ? this.stmt.rangeOpen.all(range.from, now)
-            : this.stmt.rangeTo.all(range.from, range.to, now);
-        for (const row of rows) {
-          if (out.length >= limit) break;
-          if (pattern.matches(row.key)) out.push(toProperty(row));
-        }
+        if (row && accepts(row.key)) out.push(toProperty(row));
+        continue;
       }
-      if (out.length >= limit) return out.slice(0, limit);
+      // With a limit rows are read one at a time, so it stops the scan; without one `all` is faster.
+      const read = limit === Infinity ? 'all' : 'iterate';
+      const rows =
+        range.to === undefined
+          ? this.stmt.rangeOpen[read](range.from, now)
+          : this.stmt.rangeTo[read](range.from, range.to, now);
+      for (const row of rows) {
+        if (accepts(row.key)) out.push(toProperty(row));
+        if (out.length >= limit) break; // for-of closes the iterator
+      }
     }
     return out;
   }
 
   keysSync(query: PropertyQuery): string[] {
     const pattern = typeof query.pattern === 'string' ? compileKeyPattern(query.pattern) : query.pattern;
+    const accepts = acceptor(pattern, query.filter);
     const now = this.clock();
     const out: string[] = [];
     for (const range of scanRanges(pattern, query.scope ?? 'all')) {
@@ -162,7 +170,7 @@ export class SqlitePropertyStore implements PropertyStore, SyncPropertyReader {
           : range.to === undefined
             ? this.stmt.keysOpen.all(range.from, now)
             : this.stmt.keysTo.all(range.from, range.to, now);
-      for (const key of keys) if (pattern.matches(key)) out.push(key);
+      for (const key of keys) if (accepts(key)) out.push(key);
     }
     return query.limit === undefined ? out : out.slice(0, query.limit);
   }
@@ -264,7 +272,8 @@ export class SqlitePropertyStore implements PropertyStore, SyncPropertyReader {
       ttl,
       expiryOf(row.created, ttl),
       patch.defaultValue !== undefined ? defaultValueText(patch.defaultValue) : row.defaultValue,
-      actor ?? null,
+      // The author is who wrote the value: a change that leaves the value alone leaves the author too.
+      patch.value !== undefined ? (actor ?? null) : row.author,
       row.id,
     );
     return publicCopy(this.stmt.storedById.get(row.id)!);
@@ -357,7 +366,7 @@ export class SqlitePropertyStore implements PropertyStore, SyncPropertyReader {
     return { property, changes };
   }
 
-  private moveNow(from: string, to: string, options: WriteOptions): UpdateResult {
+  private moveNow(from: string, to: string, _options: WriteOptions): UpdateResult {
     if (from === to)
       throw new PipeworkError('PARAM_INVALID', 'A property cannot be moved onto itself.', {
         parameter: 'to',
@@ -369,7 +378,7 @@ export class SqlitePropertyStore implements PropertyStore, SyncPropertyReader {
     if (this.storedLive(to, now, changes)) {
       throw new PipeworkError('PROPERTY_EXISTS', `Property '${to}' already exists.`, { key: to });
     }
-    this.stmt.rename.run(to, now, options.actor ?? null, source.id);
+    this.stmt.rename.run(to, now, source.id);
     const property = publicCopy(this.stmt.storedById.get(source.id)!);
     changes.push({ kind: 'deleted', origin: publicCopy(source), target: null });
     changes.push({ kind: 'created', origin: null, target: property });

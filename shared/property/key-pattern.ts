@@ -74,35 +74,74 @@ function matchSegment(pattern: SegmentPattern, segment: string): boolean {
   return pos <= end;
 }
 
-function matchGroupAt(group: SegmentPattern[], keySegments: string[], at: number): boolean {
-  for (let i = 0; i < group.length; i++) if (!matchSegment(group[i]!, keySegments[at + i]!)) return false;
+/** A run of segment patterns between two `**`, with what finds it quickly in a key's segments. */
+interface Group {
+  segments: SegmentPattern[];
+  /** Indexes into `segments`, literal ones first: a cheap mismatch is found before any glob is tried. */
+  order: number[];
+  /** For a group of literal segments only: the KMP failure table, so finding it is linear. */
+  failure?: number[];
+}
+
+function compileGroup(segments: SegmentPattern[]): Group {
+  const indexes = segments.map((_, i) => i);
+  const order = [
+    ...indexes.filter((i) => segments[i]!.kind === 'literal'),
+    ...indexes.filter((i) => segments[i]!.kind !== 'literal'),
+  ];
+  if (!segments.every((s) => s.kind === 'literal')) return { segments, order };
+  const texts = segments.map((s) => (s as { text: string }).text);
+  const failure = new Array<number>(texts.length).fill(0);
+  for (let i = 1, k = 0; i < texts.length; i++) {
+    while (k > 0 && texts[i] !== texts[k]) k = failure[k - 1]!;
+    if (texts[i] === texts[k]) k++;
+    failure[i] = k;
+  }
+  return { segments, order, failure };
+}
+
+function matchGroupAt(group: Group, keySegments: string[], at: number): boolean {
+  for (const i of group.order) if (!matchSegment(group.segments[i]!, keySegments[at + i]!)) return false;
   return true;
+}
+
+/** The leftmost place at or after `from` where the group matches and ends by `end`, or -1. */
+function findGroup(group: Group, keySegments: string[], from: number, end: number): number {
+  const m = group.segments.length;
+  if (m === 0) return from <= end ? from : -1;
+  const { failure } = group;
+  if (!failure) {
+    for (let at = from; at + m <= end; at++) if (matchGroupAt(group, keySegments, at)) return at;
+    return -1;
+  }
+  // Knuth-Morris-Pratt over segments: each key segment is compared a bounded number of times.
+  const texts = group.segments as { kind: 'literal'; text: string }[];
+  for (let i = from, k = 0; i < end; i++) {
+    while (k > 0 && keySegments[i] !== texts[k]!.text) k = failure[k - 1]!;
+    if (keySegments[i] === texts[k]!.text) k++;
+    if (k === m) return i - m + 1;
+  }
+  return -1;
 }
 
 /**
  * Matches key segments against `G0 ** G1 ** ... ** Gk`: G0 as prefix, Gk as suffix, each middle group at
  * its leftmost place after the previous one. Leftmost placement is always safe because `**` absorbs any gap.
  */
-function matchGroups(groups: SegmentPattern[][], keySegments: string[]): boolean {
+function matchGroups(groups: Group[], keySegments: string[]): boolean {
   const n = keySegments.length;
   const head = groups[0]!;
-  if (groups.length === 1) return n === head.length && matchGroupAt(head, keySegments, 0);
+  if (groups.length === 1) return n === head.segments.length && matchGroupAt(head, keySegments, 0);
   const tail = groups[groups.length - 1]!;
-  if (head.length + tail.length > n) return false;
-  if (!matchGroupAt(head, keySegments, 0) || !matchGroupAt(tail, keySegments, n - tail.length)) return false;
-  let pos = head.length;
-  const end = n - tail.length;
+  if (head.segments.length + tail.segments.length > n) return false;
+  if (!matchGroupAt(head, keySegments, 0)) return false;
+  if (!matchGroupAt(tail, keySegments, n - tail.segments.length)) return false;
+  let pos = head.segments.length;
+  const end = n - tail.segments.length;
   for (let g = 1; g < groups.length - 1; g++) {
-    const group = groups[g]!;
-    let found = -1;
-    for (let at = pos; at + group.length <= end; at++) {
-      if (matchGroupAt(group, keySegments, at)) {
-        found = at;
-        break;
-      }
-    }
+    const found = findGroup(groups[g]!, keySegments, pos, end);
     if (found < 0) return false;
-    pos = found + group.length;
+    pos = found + groups[g]!.segments.length;
   }
   return true;
 }
@@ -122,11 +161,12 @@ function buildMatcher(segments: SegmentPattern[], source: string): (key: string)
     const folder = `${base}/`;
     return (key) => key.startsWith(folder) || key === base;
   }
-  const groups: SegmentPattern[][] = [[]];
+  const runs: SegmentPattern[][] = [[]];
   for (const segment of segments) {
-    if (segment.kind === 'globstar') groups.push([]);
-    else groups[groups.length - 1]!.push(segment);
+    if (segment.kind === 'globstar') runs.push([]);
+    else runs[runs.length - 1]!.push(segment);
   }
+  const groups = runs.map(compileGroup);
   return (key) => matchGroups(groups, key.split('/'));
 }
 

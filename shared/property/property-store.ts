@@ -13,12 +13,17 @@ export interface PropertyQuery {
   pattern: KeyPattern | string;
   /** Folders the reader may see; default all. */
   scope?: KeyScope;
+  /**
+   * A further test of each matching key (e.g. per-app read rules); keys it refuses are left out as if they
+   * did not exist, before `limit` counts, and `deleteMatching` leaves them alone.
+   */
+  filter?: (key: string) => boolean;
   /** Stop after this many results. */
   limit?: number;
 }
 
 export interface WriteOptions {
-  /** Uuid of the user making the change; recorded as the property's author. */
+  /** Uuid of the user making the change; recorded as the author when the change writes the value. */
   actor?: string | null;
 }
 
@@ -83,7 +88,11 @@ export interface PropertyStore {
   move(from: string, to: string, options?: WriteOptions): Promise<UpdateResult>;
   /** Deletes up to `limit` expired properties; returns what it deleted. */
   deleteExpired(limit?: number): Promise<PropertyChange[]>;
-  /** The uuid of the user who last wrote the property (null when unknown), undefined when it does not exist. */
+  /**
+   * The uuid of the user who last wrote the property's value (null when unknown), undefined when it does not
+   * exist. A move, or a change that leaves the value as it is, keeps the author: stored event.listen
+   * pipelines run as their author, and someone who only moved or retyped a pipeline did not write it.
+   */
   authorOf(key: string): Promise<string | null | undefined>;
   readonly attachments: AttachmentStore;
   close(): Promise<void>;

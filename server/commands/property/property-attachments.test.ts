@@ -121,6 +121,46 @@ describe('attachments over HTTP', () => {
     ).toBe('PARAM_INVALID');
   });
 
+  it('puts chunks in the GET form too', async () => {
+    const params = { key: 'global/docs/a', name: 'g.txt' };
+    expect((await get('property.attachment.chunk.put', { ...params, content: 'one' })).json).toMatchObject({
+      chunks: 1,
+      length: 3,
+    });
+    expect((await get('property.attachment.chunk.put', { ...params, content: '+two' })).json).toMatchObject({
+      chunks: 2,
+      length: 7,
+    });
+    expect((await get('property.attachment.content', params)).text).toBe('one+two');
+  });
+
+  it('streams a download of many chunks without piling up listeners on the response', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => void warnings.push(warning.name);
+    process.on('warning', onWarning);
+    try {
+      const total = 24 * 1024 * 1024;
+      const upload = await postStream(
+        '/api/v3/command/property.attachment.put?key=global/docs/a&name=many.bin',
+        (async function* () {
+          for (let sent = 0; sent < total; sent += 1024 * 1024) yield new Uint8Array(1024 * 1024).fill(7);
+        })(),
+      );
+      expect(JSON.parse(upload.text)).toMatchObject({ length: total, chunks: 24 });
+      const download = await fetch(
+        `${server.url}/api/v3/command/property.attachment.content?key=global/docs/a&name=many.bin`,
+        { headers: { authorization: server.adminAuth } },
+      );
+      let length = 0;
+      for await (const chunk of download.body as unknown as AsyncIterable<Uint8Array>) length += chunk.length;
+      expect(length).toBe(total);
+      await new Promise((r) => setImmediate(r));
+      expect(warnings).not.toContain('MaxListenersExceededWarning');
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it.each<[string, string, Record<string, string>, string]>([
     [
       'a missing property (streamed download)',
