@@ -1,5 +1,6 @@
 /** Starts the service: reads the configuration, opens the store, listens, and shuts down cleanly. */
 import { createApp } from './app';
+import { answerClientErrors } from './http/client-error';
 import { loadConfig } from './config';
 import { closeServices, createServices } from './create-services';
 import { createLogger } from './logging/logger';
@@ -12,6 +13,7 @@ const server = createApp(services).listen(config.port, config.host, () => {
   const port = typeof address === 'object' && address ? address.port : config.port;
   logger.info({ url: `http://${config.host}:${port}`, data: config.dataDir }, 'Pipework is listening');
 });
+answerClientErrors(server);
 server.on('error', (error) => {
   logger.fatal({ err: error }, 'cannot listen');
   process.exit(1);

@@ -191,3 +191,33 @@ describe('the 401 challenge', () => {
     expect(response.headers.get('www-authenticate')).toBe('Bearer realm="pipework"');
   });
 });
+
+describe('requests the HTTP parser refuses', () => {
+  async function raw(request: string): Promise<string> {
+    const { connect } = await import('node:net');
+    const { port } = new URL(server.url);
+    return new Promise((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () => socket.end(request));
+      let data = '';
+      socket.on('data', (chunk) => (data += chunk.toString('latin1')));
+      socket.on('end', () => resolve(data));
+      socket.on('error', reject);
+    });
+  }
+
+  it('answers raw non-ASCII bytes in the URL with the error shape', async () => {
+    const response = await raw('GET /api/v3/command/log?x=\u00ff\u00fe HTTP/1.1\r\nHost: x\r\n\r\n');
+    expect(response).toMatch(/^HTTP\/1\.1 400 /);
+    expect(JSON.parse(response.slice(response.indexOf('\r\n\r\n') + 4))).toMatchObject({
+      value: { code: 'BAD_REQUEST' },
+    });
+  });
+
+  it('answers oversized headers with 431 in the error shape', async () => {
+    const response = await raw(`GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(70_000)}\r\n\r\n`);
+    expect(response).toMatch(/^HTTP\/1\.1 431 /);
+    expect(JSON.parse(response.slice(response.indexOf('\r\n\r\n') + 4))).toMatchObject({
+      value: { code: 'HEADERS_TOO_LARGE' },
+    });
+  });
+});

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../app';
+import { answerClientErrors } from '../http/client-error';
 import { loadConfig, type ServerConfig } from '../config';
 import { closeServices, createServices, type ServiceOptions } from '../create-services';
 import { TEST_HASH_COST } from '../iam';
@@ -54,6 +55,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     0,
     '127.0.0.1',
   );
+  answerClientErrors(server);
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
   return {

@@ -29,6 +29,7 @@ export const ERROR_CODES = {
     summary: 'A pipeline, expression or script ran past a step, time, size or memory limit.',
   },
   TOO_MANY_REQUESTS: { status: 429, summary: 'Too many attempts; try again later.' },
+  HEADERS_TOO_LARGE: { status: 431, summary: 'The request headers are larger than the server accepts.' },
   INTERNAL: { status: 500, summary: 'A bug: logged with its traceId; the body never holds a stack trace.' },
   UPSTREAM_FAILED: { status: 502, summary: 'An outbound call (http, mail) failed.' },
 } as const satisfies Record<string, { status: number; summary: string }>;
@@ -47,6 +48,7 @@ export const STATUS_MESSAGES: Record<number, string> = {
   415: 'UNSUPPORTED_MEDIA_TYPE',
   422: 'UNPROCESSABLE_ENTITY',
   429: 'TOO_MANY_REQUESTS',
+  431: 'REQUEST_HEADER_FIELDS_TOO_LARGE',
   500: 'INTERNAL_SERVER_ERROR',
   502: 'BAD_GATEWAY',
 };

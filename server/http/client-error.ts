@@ -1,0 +1,37 @@
+/**
+ * Requests Node's HTTP parser refuses before Express sees them (bad bytes in the URL, headers too large)
+ * still get the contract's error shape instead of an empty 400.
+ */
+import type { Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { PipeworkError } from '../../shared/errors';
+import { errorBody } from './error-response';
+
+function answer(socket: Duplex, error: PipeworkError): void {
+  const body = JSON.stringify(errorBody(error, ''));
+  socket.end(
+    `HTTP/1.1 ${error.status} ${error.status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
+      'Content-Type: application/json; charset=utf-8\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+export function answerClientErrors(server: Server): void {
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (!socket.writable || error.code === 'ECONNRESET') {
+      socket.destroy();
+      return;
+    }
+    if (error.code === 'HPE_HEADER_OVERFLOW') {
+      answer(socket, new PipeworkError('HEADERS_TOO_LARGE', 'The request headers are too large.'));
+    } else {
+      answer(
+        socket,
+        new PipeworkError(
+          'BAD_REQUEST',
+          'The request is not valid HTTP (for example, raw non-ASCII bytes in the URL).',
+        ),
+      );
+    }
+  });
+}
