@@ -1,7 +1,7 @@
 /** The Express application: health, the API under /api/v3, the token endpoints and the built workbench. */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import express from 'express';
+import express, { type RequestHandler } from 'express';
 import { PipeworkError } from '../shared/errors';
 import { authenticate } from './http/authenticate';
 import { COMMAND_PATH, commandHandler } from './http/command-routes';
@@ -26,6 +26,14 @@ export interface AppOptions {
   webDist?: string;
 }
 
+/** The answer to a known path called with a method it does not take. */
+function methodNotAllowed(allow: string): RequestHandler {
+  return (req, res, next) => {
+    res.setHeader('Allow', allow);
+    next(new PipeworkError('METHOD_NOT_ALLOWED', `${req.path} takes ${allow}, not ${req.method}.`));
+  };
+}
+
 export function createApp(services: ServerServices, options: AppOptions = {}): express.Express {
   const app = express();
   app.disable('x-powered-by');
@@ -42,10 +50,11 @@ export function createApp(services: ServerServices, options: AppOptions = {}): e
   const caller = authenticate(services.authenticator);
   const command = commandHandler(services);
   const streamedAttachments = attachmentStreamHandler(services);
-  const commandPath = new RegExp(`^/api/v3${COMMAND_PATH.source.slice(1)}`);
-  app.get(commandPath, schemaHandler(services), caller, streamedAttachments, command);
-  app.post(commandPath, caller, streamedAttachments, command);
+  app.get(COMMAND_PATH, schemaHandler(services), caller, streamedAttachments, command);
+  app.post(COMMAND_PATH, caller, streamedAttachments, command);
+  app.all(COMMAND_PATH, caller, methodNotAllowed('GET, POST'));
   app.post('/api/v3/pipeline', caller, pipelineHandler(services));
+  app.all('/api/v3/pipeline', caller, methodNotAllowed('POST'));
   app.get(EVENTS_PATH, caller, eventsHandler(services));
   app.all(/^\/api\/v3(\/.*)?$/, caller, (req, _res, next) => {
     next(new PipeworkError('NOT_FOUND', `No endpoint ${req.method} ${req.path}.`));

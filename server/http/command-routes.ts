@@ -7,15 +7,14 @@ import { readCommandRequest } from './request-input';
 import { clientGone, requestScope } from './request-scope';
 import { sendResult } from './send-result';
 
-/** `/command/<name>`, `/command:<name>` and `/pipe:<name>` (the form editors use for the schema). */
-export const COMMAND_PATH = /^\/(?:command[/:]|pipe:)([^/]+)\/?$/;
-const API_COMMAND_PATH = /^\/api\/v3\/(?:command[/:]|pipe:)([^/]+)\/?$/;
+/** `/api/v3/command/<name>`, `/api/v3/command:<name>` and `/api/v3/pipe:<name>` (the form editors use). */
+export const COMMAND_PATH = /^\/api\/v3\/(?:command[/:]|pipe:)([^/]+)\/?$/;
 
 /** The command named in the request's path (read once per request, kept in `res.locals`; several handlers ask). */
 export function commandNameOf(req: Request): string | undefined {
   const locals = req.res!.locals;
   if ('commandName' in locals) return locals.commandName as string | undefined;
-  const match = API_COMMAND_PATH.exec(req.path);
+  const match = COMMAND_PATH.exec(req.path);
   let name: string | undefined;
   try {
     name = match ? decodeURIComponent(match[1]!) : undefined;

@@ -177,6 +177,17 @@ describe('the error contract', () => {
     expect(response.json.value.message).toContain('decode');
   });
 
+  it('METHOD_NOT_ALLOWED for a known path with another method', async () => {
+    const response = await http(server.url, '/api/v3/pipeline', { method: 'GET', auth: server.adminAuth });
+    expectError(response, 405, 'METHOD_NOT_ALLOWED');
+    expect(response.headers.get('allow')).toBe('POST');
+    const command = await http(server.url, '/api/v3/command/log', {
+      method: 'DELETE',
+      auth: server.adminAuth,
+    });
+    expectError(command, 405, 'METHOD_NOT_ALLOWED');
+  });
+
   it('NOT_FOUND for an unknown API path', async () => {
     expectError(await http(server.url, '/api/v3/nothing', { auth: server.adminAuth }), 404, 'NOT_FOUND');
   });
