@@ -41,4 +41,12 @@ describe('analyze', () => {
       expect(() => analyze(src)).not.toThrow();
     }
   });
+
+  it.each([
+    ['a right-associative chain of 200,000', '2^'.repeat(200_000) + '2', 'TOO_DEEP'],
+    ['300,000 tokens', `{${'a,'.repeat(150_000)}a}`, 'UNKNOWN_NAME'],
+  ])('never throws on %s', (_what, source, reason) => {
+    const a = analyze(source);
+    expect(a.diagnostics.some((d) => d.reason === reason)).toBe(true);
+  });
 });

@@ -1,6 +1,6 @@
 /** Editor support: tokens, syntax trees and errors (with ranges) for live highlighting in the workbench. */
 import { type PelNode, childrenOf, depthOf } from './ast';
-import { PEL_REASONS, type PelReason, lineColumnOf } from './errors';
+import { PEL_REASONS, type PelReason } from './errors';
 import { type Token, tokenize } from './lexer';
 import { DEFAULT_PEL_LIMITS } from './limits';
 import { OPERATOR_WORDS } from './operators';
@@ -62,6 +62,32 @@ export interface AnalyzeOptions {
 
 const KEYWORDS = new Set(['true', 'false', 'null']);
 
+/** Line and column of offsets in one text, by binary search over its line starts (lineColumnOf rescans). */
+class LineIndex {
+  private readonly starts = [0];
+  constructor(source: string) {
+    for (let i = source.indexOf('\n'); i >= 0; i = source.indexOf('\n', i + 1)) this.starts.push(i + 1);
+  }
+  at(offset: number): { line: number; column: number } {
+    let lo = 0;
+    let hi = this.starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.starts[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: lo + 1, column: offset - this.starts[lo]! + 1 };
+  }
+}
+
+let lastIndex: { source: string; index: LineIndex } | null = null;
+
+/** The line index of the text being analyzed (built once per text, not once per diagnostic). */
+function lineIndexOf(source: string): LineIndex {
+  if (lastIndex?.source !== source) lastIndex = { source, index: new LineIndex(source) };
+  return lastIndex.index;
+}
+
 function diagnostic(
   source: string,
   severity: PelDiagnostic['severity'],
@@ -71,8 +97,9 @@ function diagnostic(
   start: number,
   end: number,
 ): PelDiagnostic {
-  const from = lineColumnOf(source, start);
-  const to = lineColumnOf(source, Math.max(start, end));
+  const lines = lineIndexOf(source);
+  const from = lines.at(start);
+  const to = lines.at(Math.max(start, end));
   const text = message.replace(/^\d+:\d+: /, '');
   return {
     severity,
@@ -193,7 +220,8 @@ function nameWarnings(source: string, ast: PelNode): PelDiagnostic[] {
 }
 
 function analyzeExpression(source: string, start: number, end: number, result: PelAnalysis): void {
-  result.tokens.push(...classify(source, tokenize(source, start, end)));
+  // Loops, not push(...items): a long text has more tokens than a call can take arguments.
+  for (const t of classify(source, tokenize(source, start, end))) result.tokens.push(t);
   let ast: PelNode | null = null;
   try {
     ast = parseExpression(source, start, end);
@@ -224,7 +252,7 @@ function analyzeExpression(source: string, start: number, end: number, result: P
         ),
       );
     }
-    result.diagnostics.push(...nameWarnings(source, ast));
+    for (const d of nameWarnings(source, ast)) result.diagnostics.push(d);
   } catch (e) {
     if (!isPipeworkError(e)) throw e;
     const offset = typeof e.details.offset === 'number' ? e.details.offset : start;

@@ -1,10 +1,18 @@
 /** A bounded least-recently-used cache for compiled expressions, cheap on the hot path. */
 
+/**
+ * Bounded by entries and by total weight (the callers weigh an entry by its text's length, so a few huge
+ * texts cannot hold the memory that thousands of ordinary ones would).
+ */
 export class LruCache<V> {
-  private readonly entries = new Map<string, { value: V; stamp: number }>();
+  private readonly entries = new Map<string, { value: V; stamp: number; weight: number }>();
   private clock = 0;
+  private weight = 0;
 
-  constructor(private readonly capacity: number) {}
+  constructor(
+    private readonly capacity: number,
+    private readonly maxWeight = Infinity,
+  ) {}
 
   get(key: string): V | undefined {
     const entry = this.entries.get(key);
@@ -19,12 +27,14 @@ export class LruCache<V> {
     return entry.value;
   }
 
-  set(key: string, value: V): void {
-    this.entries.delete(key);
-    this.entries.set(key, { value, stamp: ++this.clock });
-    if (this.entries.size > this.capacity) {
-      const oldest = this.entries.keys().next().value as string;
-      this.entries.delete(oldest);
+  /** Stores a value; one heavier than a quarter of `maxWeight` is not kept at all. */
+  set(key: string, value: V, weight = key.length): void {
+    this.delete(key);
+    if (weight > this.maxWeight / 4) return;
+    this.entries.set(key, { value, stamp: ++this.clock, weight });
+    this.weight += weight;
+    while (this.entries.size > this.capacity || this.weight > this.maxWeight) {
+      this.delete(this.entries.keys().next().value as string);
     }
   }
 
@@ -32,7 +42,20 @@ export class LruCache<V> {
     return this.entries.size;
   }
 
+  /** The total weight of the entries kept. */
+  get totalWeight(): number {
+    return this.weight;
+  }
+
   clear(): void {
     this.entries.clear();
+    this.weight = 0;
+  }
+
+  private delete(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.weight -= entry.weight;
   }
 }

@@ -3,11 +3,11 @@ import type { NodeOf } from './ast';
 import { type Site, pelError, toPelError } from './errors';
 import { BOOLEAN_METHODS, LIST_METHODS, MAP_METHODS, NUMBER_METHODS, STRING_METHODS } from './methods';
 import type { MethodEnv, MethodSpec } from './methods';
-import { type Evaluator, type Runtime, checkClock, checkListSize, checkString } from './runtime';
+import { type Evaluator, type Runtime, account, checkClock, checkListSize, checkString } from './runtime';
 import { clean } from './safety';
 import type { PelUtilities, PelUtility } from './types';
 import { rootObject } from './compile-access';
-import { defaultUtilities } from './utilities';
+import { defaultUtilities, takeBuilt } from './utilities';
 import { typeOf } from './values';
 import type { CompileContext, CompileFn } from './compile-context';
 
@@ -72,10 +72,19 @@ function findUtility(rt: Runtime, name: string, defaults: PelUtilities): PelUtil
   return Object.hasOwn(defaults, name) ? defaults[name] : undefined;
 }
 
-/** Limits apply to what a utility returns, as to anything else an expression builds. */
-function checkResult(v: unknown, rt: Runtime, site: Site): unknown {
-  if (typeof v === 'string') checkString(v, rt, site);
-  else if (Array.isArray(v)) checkListSize(v.length, rt, site);
+/**
+ * Limits apply to what a utility returns, as to anything else an expression builds: its size, what it
+ * built on the way (`takeBuilt`), and numbers must be finite. A value passed in unchanged is not new.
+ */
+function checkResult(v: unknown, args: unknown[], rt: Runtime, site: Site): unknown {
+  const built = takeBuilt();
+  if (built > 0) account(built, rt, site);
+  if (typeof v === 'number') {
+    if (v - v !== 0) throw pelError('NOT_FINITE', site);
+  } else if (typeof v === 'object' && v !== null && !args.includes(v)) {
+    if (Array.isArray(v)) checkListSize(v.length, rt, site);
+    else checkListSize(Object.keys(v).length, rt, site);
+  } else if (typeof v === 'string' && !args.includes(v)) checkString(v, rt, site);
   return v;
 }
 
@@ -96,13 +105,15 @@ export function compileUtilityCall(
     if (typeof fn !== 'function') throw pelError('UNKNOWN_FUNCTION', site, fnName, utilityName);
     const a = evalArgs(args, rt);
     let result: unknown;
+    takeBuilt();
     try {
       result = Reflect.apply(fn, utility, a);
     } catch (e) {
+      takeBuilt();
       throw toPelError(e, site, `@${utilityName}.${fnName}`);
     }
     // Inside a loop (the clock runs), a utility call may be costly: check the time bound after each.
     if (rt.deadline !== 0) checkClock(rt, site);
-    return checkResult(clean(result), rt, site);
+    return checkResult(clean(result), a, rt, site);
   };
 }

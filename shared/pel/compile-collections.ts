@@ -1,7 +1,7 @@
 /** Collections: inline lists and maps, selection (`.?[]`, `.^[]`, `.$[]`) and projection (`.![]`). */
 import type { NodeOf } from './ast';
 import { type Site, pelError } from './errors';
-import { type Evaluator, type Runtime, checkClock, checkListSize } from './runtime';
+import { type Evaluator, type Runtime, account, checkClock, checkListSize } from './runtime';
 import { cleanData, ownKeys, readOwn, setEntry } from './safety';
 import { toBoolean, typeOf } from './values';
 import type { CompileContext, CompileFn } from './compile-context';
@@ -12,7 +12,7 @@ export function compileList(node: NodeOf<'List'>, cx: CompileContext, compile: C
   const n = elements.length;
   const site: Site = { source: cx.source, start: node.start, end: node.end };
   return (rt) => {
-    if (n > rt.limits.maxListSize) checkListSize(n, rt, site);
+    checkListSize(n, rt, site);
     const out = new Array<unknown>(n);
     for (let i = 0; i < n; i++) out[i] = elements[i]!(rt);
     return out;
@@ -24,16 +24,18 @@ export function compileMap(node: NodeOf<'Map'>, cx: CompileContext, compile: Com
   const values = node.entries.map((e) => compile(e.value, cx));
   const site: Site = { source: cx.source, start: node.start, end: node.end };
   return (rt) => {
-    if (keys.length > rt.limits.maxListSize) checkListSize(keys.length, rt, site);
+    checkListSize(keys.length, rt, site);
     const out: Record<string, unknown> = {};
     for (let i = 0; i < keys.length; i++) out[keys[i]!] = values[i]!(rt);
     return out;
   };
 }
 
-/** The entries of a map as the items selection and projection see: `{key, value}`. */
-function entriesOf(m: object): Record<string, unknown>[] {
-  return ownKeys(m).map((key) => ({ key, value: readOwn(m, key) }));
+/** The entries of a map as the items selection and projection see: `{key, value}` (counted as built). */
+function entriesOf(m: object, rt: Runtime, site: Site): Record<string, unknown>[] {
+  const keys = ownKeys(m);
+  account(keys.length * 10 + 8, rt, site);
+  return keys.map((key) => ({ key, value: readOwn(m, key) }));
 }
 
 function notCollection(site: Site, v: unknown, what: string): never {
@@ -98,6 +100,7 @@ export function compileSelection(
       }
     }
     rt.thisValue = saved;
+    if (kind === 'all') account((result as unknown[]).length + 8, rt, site);
     return result;
   };
 
@@ -109,7 +112,7 @@ export function compileSelection(
       throw pelError('NULL_RECEIVER', site, 'a selection');
     }
     if (typeof v !== 'object') return notCollection(site, v, 'a selection');
-    const picked = selectList(rt, entriesOf(v));
+    const picked = selectList(rt, entriesOf(v, rt, site));
     if (kind !== 'all') return picked;
     const out: Record<string, unknown> = {};
     for (const e of picked as Record<string, unknown>[]) setEntry(out, e.key as string, e.value);
@@ -129,6 +132,7 @@ export function compileProjection(
   const safe = node.safe;
 
   const project = (rt: Runtime, list: unknown[]): unknown[] => {
+    account(list.length + 8, rt, site);
     const saved = rt.thisValue;
     if (kernel) {
       // O(1) per item, so no clock reading inside; items the kernel leaves over take the general path.
@@ -158,6 +162,6 @@ export function compileProjection(
       throw pelError('NULL_RECEIVER', site, 'a projection');
     }
     if (typeof v !== 'object') return notCollection(site, v, 'a projection');
-    return project(rt, entriesOf(v));
+    return project(rt, entriesOf(v, rt, site));
   };
 }

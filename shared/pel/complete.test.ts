@@ -47,4 +47,12 @@ describe('complete', () => {
   it('works on bare expressions', () => {
     expect(complete('body.', 5, scope, 'expression').items.map((i) => i.label)).toContain('target');
   });
+
+  it.each([1e9, -5, Number.NaN, 3.7])('clamps the offset %s to the text', (offset) => {
+    const started = performance.now();
+    const result = complete('body.', offset, scope);
+    expect(result.from).toBeGreaterThanOrEqual(0);
+    expect(result.to).toBeLessThanOrEqual(5);
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
 });

@@ -173,6 +173,7 @@ export function complete(
   scope: CompletionScope = {},
   mode?: 'template' | 'expression',
 ): CompletionResult {
+  offset = Math.max(0, Math.min(Math.trunc(offset) || 0, source.length));
   const none: CompletionResult = { from: offset, to: offset, items: [] };
   const isTemplate = mode ? mode === 'template' : source.includes('#{');
   let start = 0;

@@ -32,6 +32,7 @@ export const PEL_REASONS = {
   BAD_REGEX: ['PEL_EVAL', 'invalid regular expression: {0}'],
   FORBIDDEN_KEY: ['PEL_EVAL', "the key '{0}' cannot be written"],
   NOT_WRITABLE: ['PEL_EVAL', '{0}'],
+  DATA_TOO_DEEP: ['PEL_EVAL', 'the data is nested more than {0} levels deep, or contains itself'],
   // guardrails (LIMIT_EXCEEDED)
   EXPRESSION_TOO_LONG: ['LIMIT_EXCEEDED', 'the expression has {0} characters, more than the limit of {1}'],
   TOO_DEEP: ['LIMIT_EXCEEDED', 'the expression is nested more than {0} levels deep'],
@@ -39,6 +40,7 @@ export const PEL_REASONS = {
   LIST_TOO_LARGE: ['LIMIT_EXCEEDED', 'a list of {0} items is larger than the limit of {1}'],
   REGEX_TIMEOUT: ['LIMIT_EXCEEDED', 'the regular expression ran longer than {0} ms'],
   TIMEOUT: ['LIMIT_EXCEEDED', 'the expression ran longer than {0} ms'],
+  TOO_MUCH_DATA: ['LIMIT_EXCEEDED', 'the expression built more than {0} characters and items in all'],
 } as const satisfies Record<string, readonly [ErrorCode, string]>;
 
 export type PelReason = keyof typeof PEL_REASONS;
@@ -103,7 +105,10 @@ export function toPelError(error: unknown, site: Site, context?: string): Pipewo
     });
     return prefixed.withDetails({ offset: site.start, length: site.end - site.start, line, column });
   }
-  const text = error instanceof RangeError ? 'the evaluation ran out of stack' : errorText(error);
+  const text =
+    error instanceof RangeError && /call stack/i.test(error.message)
+      ? 'the evaluation ran out of stack'
+      : errorText(error);
   return context
     ? pelError('UTILITY_FAILED', site, `${context}: ${text}`)
     : pelError('HOST_ERROR', site, text);

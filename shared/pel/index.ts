@@ -44,9 +44,11 @@ export type { NodeOf, PelNode } from './ast';
 
 /** How many compiled texts stay cached (templates and bare expressions, each). */
 export const PEL_CACHE_SIZE = 10_000;
+/** How many characters of text the cached compilations may add up to (each cache); longer texts are not kept. */
+export const PEL_CACHE_CHARACTERS = 4_000_000;
 
-const templates = new LruCache<PelTemplate>(PEL_CACHE_SIZE);
-const expressions = new LruCache<PelExpression>(PEL_CACHE_SIZE);
+const templates = new LruCache<PelTemplate>(PEL_CACHE_SIZE, PEL_CACHE_CHARACTERS);
+const expressions = new LruCache<PelExpression>(PEL_CACHE_SIZE, PEL_CACHE_CHARACTERS);
 
 /** A bare expression (no `#{ }`), compiled once. */
 export interface PelExpression {

@@ -38,7 +38,8 @@ function isIdentPart(c: string | undefined): boolean {
 /** Tokenizes `source` between `from` and `to` (offsets stay relative to the whole source). Ends with `eof`. */
 export function tokenize(source: string, from = 0, to = source.length): Token[] {
   const tokens: Token[] = [];
-  let i = from;
+  to = Math.max(0, Math.min(to, source.length));
+  let i = Math.max(0, Math.min(from, to));
   while (i < to) {
     const c = source[i]!;
     if (c === ' ' || c === '\t' || c === '\n' || c === '\r') {
@@ -107,7 +108,9 @@ function lexNumber(s: string, start: number, to: number): Token {
     const text = s.slice(start, i);
     const hex = text.replace(/[lL]$/, '');
     if (hex.length <= 2 || isIdentPart(s[i])) return badNumber(start, identEnd(s, i, to));
-    return { kind: 'number', value: text, start, end: i, number: parseInt(hex.slice(2), 16), decimal: false };
+    const value = parseInt(hex.slice(2), 16);
+    if (!Number.isFinite(value)) return badNumber(start, i);
+    return { kind: 'number', value: text, start, end: i, number: value, decimal: false };
   }
   let decimal = false;
   while (isDigit(s[i]) && i < to) i++;
@@ -135,7 +138,10 @@ function lexNumber(s: string, start: number, to: number): Token {
   } else if (isIdentPart(s[i]) && i < to) {
     return badNumber(start, identEnd(s, i, to));
   }
-  return { kind: 'number', value: s.slice(start, i), start, end: i, number: Number(body), decimal };
+  const number = Number(body);
+  // Past the largest double (1e309) a literal would be Infinity, which no PEL number is.
+  if (!Number.isFinite(number)) return badNumber(start, i);
+  return { kind: 'number', value: s.slice(start, i), start, end: i, number, decimal };
 }
 
 function badNumber(start: number, end: number): Token {

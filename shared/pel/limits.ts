@@ -13,6 +13,11 @@ export interface PelLimits {
   matchesTimeoutMs: number;
   /** Time bound of one evaluation, checked inside selection, projection and other loops. */
   maxEvaluationMs: number;
+  /**
+   * Everything one evaluation builds, added up: characters of strings, items of lists and entries of maps
+   * (each list or map also counts 8). Bounds memory as `maxEvaluationMs` bounds time.
+   */
+  maxTotalSize: number;
 }
 
 /** The limits used when the caller sets none. */
@@ -23,6 +28,7 @@ export const DEFAULT_PEL_LIMITS: PelLimits = Object.freeze({
   maxListSize: 100_000,
   matchesTimeoutMs: 100,
   maxEvaluationMs: 2_000,
+  maxTotalSize: 20_000_000,
 });
 
 /** Limits no configuration can raise: past them the parser itself would be at risk. */

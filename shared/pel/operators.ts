@@ -60,8 +60,8 @@ const multiply: BinaryImpl = (a, b, site, rt) => {
   if (typeof a === 'number' && typeof b === 'number') return finite(a * b, site);
   if (typeof a === 'string' && isInteger(b) && b >= 0) {
     if (a.length * b > rt.limits.maxStringLength)
-      checkString('x'.repeat(rt.limits.maxStringLength + 1), rt, site);
-    return a.repeat(b);
+      throw pelError('STRING_TOO_LONG', site, a.length * b, rt.limits.maxStringLength);
+    return checkString(a.repeat(b), rt, site);
   }
   return mismatch('*', a, b, site);
 };

@@ -73,6 +73,9 @@ describe('parseExpression', () => {
     ['T(x)', 'PEL_SYNTAX', 'UNSUPPORTED'],
     ['@x', 'PEL_SYNTAX', 'BAD_UTILITY_USE'],
     ['('.repeat(1000) + '1' + ')'.repeat(1000), 'LIMIT_EXCEEDED', 'TOO_DEEP'],
+    // A right-associative chain recursed without counting: 200,000 of them overflowed the stack.
+    ['2^'.repeat(200_000) + '2', 'LIMIT_EXCEEDED', 'TOO_DEEP'],
+    ['1e309', 'PEL_SYNTAX', 'BAD_NUMBER'],
   ])('rejects %s', (src, code, reason) => {
     let error: unknown;
     try {

@@ -116,7 +116,10 @@ class Parser {
       if (spec.precedence <= minPrecedence) return left;
       this.next();
       const rightAssociative = 'rightAssociative' in spec && spec.rightAssociative;
+      // A right-associative chain (`2^2^2...`) recurses once per operator: it counts as nesting.
+      this.enter(t);
       const right = this.binary(rightAssociative ? spec.precedence - 1 : spec.precedence);
+      this.depth--;
       left = {
         type: 'Binary',
         operator: op,

@@ -11,12 +11,13 @@ import {
   classMatches,
   compileRegex,
 } from './regex-compile';
-import type { Runtime } from './runtime';
+import { type Runtime, checkClock } from './runtime';
 import { LruCache } from './cache';
 
-const programs = new LruCache<Program>(500);
+/** Compiled patterns, weighed by pattern length plus program size (a program is at most 20,000 instructions). */
+const programs = new LruCache<Program>(500, 2_000_000);
 
-function programFor(pattern: string, site: Site): Program {
+function programFor(pattern: string, site: Site | null): Program {
   let p = programs.get(pattern);
   if (!p) {
     try {
@@ -25,7 +26,7 @@ function programFor(pattern: string, site: Site): Program {
       if (e instanceof RegexSyntaxError) throw pelError('BAD_REGEX', site, e.message);
       throw e;
     }
-    programs.set(pattern, p);
+    programs.set(pattern, p, pattern.length + p.insts.length * 4);
   }
   return p;
 }
@@ -81,18 +82,39 @@ function classTest(cls: CharClass, icase: boolean, code: number, s: string, sp: 
   );
 }
 
-/** A bounded clock: the VM reads it every few thousand steps. */
+const stepCosts = new WeakMap<Program, number>();
+
+/**
+ * What one thread step can cost at most, in simple comparisons: a class of 300,000 ranges is 300,000 of
+ * them, so the clock must be read that much more often for the time bound to hold.
+ */
+function stepCostOf(prog: Program): number {
+  let cost = stepCosts.get(prog);
+  if (cost === undefined) {
+    cost = 1;
+    for (const inst of prog.insts) {
+      if (inst.op === 'class') cost = Math.max(cost, inst.cls.ranges.length / 2 + 16 * inst.cls.tests.length);
+    }
+    stepCosts.set(prog, cost);
+  }
+  return cost;
+}
+
+/** A bounded clock: the VM reads it every few thousand steps (weighed by what a step costs). */
 class Budget {
   private work = 0;
   private readonly deadline: number;
+  private readonly weight: number;
   constructor(
     private readonly ms: number,
-    private readonly site: Site,
+    private readonly site: Site | null,
+    prog: Program,
   ) {
     this.deadline = performance.now() + ms;
+    this.weight = stepCostOf(prog);
   }
   spend(units: number): void {
-    this.work += units;
+    this.work += units * this.weight;
     if (this.work > 4096) {
       this.work = 0;
       if (performance.now() > this.deadline) throw pelError('REGEX_TIMEOUT', this.site, this.ms);
@@ -276,13 +298,38 @@ function fullMatch(prog: Program, s: string, budget: Budget): boolean {
 
 /** Java's String.matches: the whole text must match. */
 export function regexFullMatch(pattern: string, text: string, rt: Runtime, site: Site): boolean {
-  return fullMatch(programFor(pattern, site), text, new Budget(rt.limits.matchesTimeoutMs, site));
+  const prog = programFor(pattern, site);
+  const matched = fullMatch(prog, text, new Budget(rt.limits.matchesTimeoutMs, site, prog));
+  afterRegex(rt, site);
+  return matched;
+}
+
+/**
+ * Inside a loop (the evaluation's clock runs), a regex call can take up to `matchesTimeoutMs`: the
+ * evaluation's time bound is checked after each, not only every 1,024 items.
+ */
+function afterRegex(rt: Runtime, site: Site): void {
+  if (rt.deadline !== 0) checkClock(rt, site);
+}
+
+/**
+ * The groups of a whole-text match, or null when the text does not match: for utilities that parse with a
+ * pattern they build (dates), linear in the text and bounded by `timeoutMs` (errors carry no position).
+ */
+export function regexGroups(pattern: string, text: string, timeoutMs: number): (string | null)[] | null {
+  const prog = programFor(`\\A(?:${pattern})\\z`, null);
+  const caps = search(prog, text, 0, new Budget(timeoutMs, null, prog));
+  if (!caps) return null;
+  const groups: (string | null)[] = [];
+  for (let i = 2; i < caps.length; i += 2)
+    groups.push(caps[i]! < 0 ? null : text.slice(caps[i], caps[i + 1]));
+  return groups;
 }
 
 /** Every match, left to right, as Java's Matcher.find does (an empty match moves on by one character). */
 function* findAll(pattern: string, text: string, rt: Runtime, site: Site): Generator<number[]> {
   const prog = programFor(pattern, site);
-  const budget = new Budget(rt.limits.matchesTimeoutMs, site);
+  const budget = new Budget(rt.limits.matchesTimeoutMs, site, prog);
   let pos = 0;
   while (pos <= text.length) {
     const m = search(prog, text, pos, budget);
@@ -303,6 +350,7 @@ export function regexSplit(pattern: string, text: string, limit: number, rt: Run
     out.push(text.slice(index, m[0]));
     index = m[1]!;
   }
+  afterRegex(rt, site);
   if (out.length === 0 && index === 0) return [text];
   out.push(text.slice(index));
   if (limit === 0) while (out.length > 0 && out[out.length - 1] === '') out.pop();
@@ -325,6 +373,7 @@ export function regexReplace(
     index = m[1]!;
     if (!all) break;
   }
+  afterRegex(rt, site);
   parts.push(text.slice(index));
   return parts.join('');
 }

@@ -14,10 +14,17 @@ export interface Runtime {
    * evaluations without loops never read it.
    */
   deadline: number;
+  /** What the evaluation has built so far, in the units of `maxTotalSize`. */
+  built: number;
+  /** The `built` count at which `account` next reads the clock. */
+  clockAt: number;
 }
 
 /** A compiled expression: a closure over the syntax tree, called with the runtime. */
 export type Evaluator = (rt: Runtime) => unknown;
+
+/** How much is built between two clock readings by `account`. */
+const CLOCK_EVERY = 1 << 20;
 
 /** A fresh runtime per evaluation (cheap: one small object). */
 export function createRuntime(
@@ -25,7 +32,7 @@ export function createRuntime(
   utilities: PelUtilities | undefined,
   limits: PelLimits,
 ): Runtime {
-  return { scope, thisValue: null, utilities, limits, deadline: 0 };
+  return { scope, thisValue: null, utilities, limits, deadline: 0, built: 0, clockAt: CLOCK_EVERY };
 }
 
 /** Starts the evaluation's clock on the first call, then fails with TIMEOUT once it has run out. */
@@ -35,14 +42,35 @@ export function checkClock(rt: Runtime, site: Site): void {
   else if (now > rt.deadline) throw pelError('TIMEOUT', site, rt.limits.maxEvaluationMs);
 }
 
-/** Throws LIMIT_EXCEEDED when a string built by the expression is too long. */
+/**
+ * Adds what an operation builds (characters, items, entries; 8 per list or map) to the evaluation's total
+ * and fails past `maxTotalSize`; every million units it also reads the clock, so costly steps between two
+ * loop checks cannot outrun the time bound.
+ */
+export function account(units: number, rt: Runtime, site: Site): void {
+  const built = (rt.built += units);
+  if (built > rt.limits.maxTotalSize) throw pelError('TOO_MUCH_DATA', site, rt.limits.maxTotalSize);
+  if (built >= rt.clockAt) {
+    rt.clockAt = built + CLOCK_EVERY;
+    checkClock(rt, site);
+  }
+}
+
+/** Throws LIMIT_EXCEEDED when a string built by the expression is too long; counts it in the total. */
 export function checkString(s: string, rt: Runtime, site: Site): string {
   if (s.length > rt.limits.maxStringLength)
     throw pelError('STRING_TOO_LONG', site, s.length, rt.limits.maxStringLength);
+  account(s.length, rt, site);
   return s;
 }
 
-/** Throws LIMIT_EXCEEDED when a list built by the expression is too large. */
+/** Throws LIMIT_EXCEEDED when a list built by the expression is too large; counts it in the total. */
 export function checkListSize(size: number, rt: Runtime, site: Site): void {
+  checkSize(size, rt, site);
+  account(size + 8, rt, site);
+}
+
+/** Throws LIMIT_EXCEEDED when a list or map would grow past `maxListSize` (the growth is counted by the caller). */
+export function checkSize(size: number, rt: Runtime, site: Site): void {
   if (size > rt.limits.maxListSize) throw pelError('LIST_TOO_LARGE', site, size, rt.limits.maxListSize);
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isPipeworkError } from '../errors';
-import { type PelScope, compileExpression, evaluateTemplate } from './index';
+import { type PelScope, type PelUtilities, compileExpression, evaluateTemplate } from './index';
 
 function evaluate(expr: string, scope: Partial<PelScope> = {}): unknown {
   return compileExpression(expr).evaluate({ body: null, vars: {}, headers: {}, ...scope });
@@ -147,5 +147,37 @@ describe('robustness', () => {
       );
       expect(code === null || !code.startsWith('raw'), `${expr}: ${code}`).toBe(true);
     }
+  });
+});
+
+describe('what a utility returns', () => {
+  const utilities: PelUtilities = {
+    host: {
+      nan: () => Number.NaN,
+      infinity: () => Infinity,
+      text: (n: unknown) => 'x'.repeat(Number(n)),
+      same: (v: unknown) => v,
+    },
+  };
+  const run = (expr: string, maxTotalSize?: number): string | null =>
+    codeOf(() =>
+      compileExpression(expr).evaluate(
+        { body: null, vars: {}, headers: {} },
+        { utilities, limits: maxTotalSize ? { maxTotalSize } : undefined },
+      ),
+    );
+
+  it.each([
+    ['@host.nan()', 'PEL_EVAL'],
+    ['@host.infinity()', 'PEL_EVAL'],
+    ['@host.text(100)', 'LIMIT_EXCEEDED'],
+  ])('%s is refused', (expr, code) => {
+    expect(run(expr, 50)).toBe(code);
+  });
+
+  it('counts what utilities build, not what they pass through', () => {
+    expect(run('@host.text(40)', 50)).toBeNull();
+    expect(run("@host.same('x'.repeat(30)).length()", 50)).toBeNull();
+    expect(run("{1, 2}.![@host.same('x'.repeat(30))]", 50)).toBe('LIMIT_EXCEEDED');
   });
 });

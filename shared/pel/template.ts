@@ -1,5 +1,5 @@
 /** Templates: text with `#{...}` expressions; one whole-text expression keeps its type, mixed text is a string. */
-import { pelError } from './errors';
+import { pelError, toPelError } from './errors';
 import { CompiledExpression } from './expression';
 import { resolveLimits } from './limits';
 import { checkString, createRuntime } from './runtime';
@@ -122,12 +122,16 @@ class MixedTemplate implements PelTemplate {
       if (typeof part === 'string') out += part;
       else {
         part.checkLimits(limits);
-        out += templateText(part.evaluateIn(rt));
+        const value = part.evaluateIn(rt);
+        try {
+          // Printing can fail too (a list that contains itself): that is the slot's error, with its position.
+          out += templateText(value);
+        } catch (e) {
+          throw toPelError(e, part.site);
+        }
       }
     }
-    if (out.length > limits.maxStringLength)
-      checkString(out, rt, { source: this.text, start: 0, end: this.text.length });
-    return out;
+    return checkString(out, rt, { source: this.text, start: 0, end: this.text.length });
   }
   assign(): void {
     throw pelError(

@@ -1,6 +1,6 @@
 /** What PEL values are at runtime (null, boolean, number, string, list, map) and how they compare and print. */
 import { type Site, pelError } from './errors';
-import { isMapLike, ownKeys, readOwn } from './safety';
+import { hasOwnKey, isMapLike, ownKeys, readOwn } from './safety';
 
 export type PelType = 'null' | 'boolean' | 'number' | 'string' | 'list' | 'map';
 
@@ -38,7 +38,7 @@ export function deepEquals(a: unknown, b: unknown, depth = 0): boolean {
   if (b === undefined) b = null;
   if (a === null || b === null) return a === b;
   if (typeof a !== 'object' || typeof b !== 'object') return false;
-  if (depth > MAX_COMPARE_DEPTH) throw new RangeError('too deep');
+  if (depth > MAX_COMPARE_DEPTH) throw pelError('DATA_TOO_DEEP', null, MAX_COMPARE_DEPTH);
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
     for (let i = 0; i < a.length; i++) if (!deepEquals(a[i], b[i], depth + 1)) return false;
@@ -46,13 +46,38 @@ export function deepEquals(a: unknown, b: unknown, depth = 0): boolean {
   }
   if (Array.isArray(b)) return false;
   const ka = ownKeys(a);
-  const kb = ownKeys(b);
-  if (ka.length !== kb.length) return false;
+  if (ka.length !== ownKeys(b).length) return false;
   for (const k of ka) {
-    if (!kb.includes(k)) return false;
+    if (!hasOwnKey(b, k)) return false;
     if (!deepEquals(readOwn(a, k), readOwn(b, k), depth + 1)) return false;
   }
   return true;
+}
+
+/**
+ * A text that is the same for two values exactly when `deepEquals` holds (map keys sorted), so that
+ * distinct, intersect and containsAll use a Set instead of comparing every pair.
+ */
+export function equalityKey(v: unknown, depth = 0): string {
+  if (v === null || v === undefined) return 'null';
+  switch (typeof v) {
+    case 'string':
+      return JSON.stringify(v);
+    case 'number':
+      return String(v);
+    case 'bigint':
+      return `${String(v)}n`;
+    case 'boolean':
+      return v ? 'true' : 'false';
+    case 'object':
+      break;
+    default:
+      return 'null';
+  }
+  if (depth > MAX_COMPARE_DEPTH) throw pelError('DATA_TOO_DEEP', null, MAX_COMPARE_DEPTH);
+  if (Array.isArray(v)) return `[${v.map((x) => equalityKey(x, depth + 1)).join(',')}]`;
+  const keys = ownKeys(v).sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${equalityKey(readOwn(v, k), depth + 1)}`).join(',')}}`;
 }
 
 /**
@@ -99,7 +124,7 @@ export function toPlainData(v: unknown, depth: number): unknown {
   if (typeof v === 'number') return Number.isFinite(v) ? v : null;
   if (typeof v === 'bigint') return Number(v);
   if (typeof v !== 'object') return typeof v === 'function' || typeof v === 'symbol' ? null : v;
-  if (depth > MAX_COMPARE_DEPTH) throw new RangeError('too deep');
+  if (depth > MAX_COMPARE_DEPTH) throw pelError('DATA_TOO_DEEP', null, MAX_COMPARE_DEPTH);
   if (Array.isArray(v)) return v.map((x) => toPlainData(x, depth + 1));
   const out: Record<string, unknown> = {};
   for (const k of ownKeys(v)) {

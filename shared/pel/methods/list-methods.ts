@@ -1,12 +1,14 @@
 /** The methods a Java developer calls on lists (java.util.List), including the mutating ones, size-checked. */
 import { clean } from '../safety';
-import { deepEquals, toText } from '../values';
+import { deepEquals, equalityKey, toText } from '../values';
 import {
   type MethodEnv,
   argInt,
   argList,
   assertWritable,
+  limitGrowth,
   limitList,
+  limitString,
   methodTable,
   outOfBounds,
 } from './method-support';
@@ -27,7 +29,7 @@ function at(list: unknown[], i: number, env: MethodEnv): unknown {
 
 function writable(list: unknown[], env: MethodEnv, growBy = 0): void {
   assertWritable(list, '', env);
-  if (growBy > 0) limitList({ length: list.length + growBy } as unknown[], env);
+  if (growBy > 0) limitGrowth(list.length, growBy, env);
 }
 
 export const LIST_METHODS = methodTable<unknown[]>({
@@ -41,7 +43,12 @@ export const LIST_METHODS = methodTable<unknown[]>({
   containsAll: {
     signature: 'containsAll(items)',
     doc: 'True when every one of the items is in the list.',
-    call: (l, a, env) => argList(a, 0, env).every((v) => indexOf(l, v) >= 0),
+    call: (l, a, env) => {
+      const items = argList(a, 0, env);
+      if (items.length <= 8) return items.every((v) => indexOf(l, v) >= 0);
+      const keys = new Set(l.map((v) => equalityKey(v)));
+      return items.every((v) => keys.has(equalityKey(v)));
+    },
   },
   get: {
     signature: 'get(index)',
@@ -68,10 +75,14 @@ export const LIST_METHODS = methodTable<unknown[]>({
       const to = argInt(a, 1, env);
       if (from < 0 || to > l.length || from > to)
         outOfBounds(env, from < 0 || from > to ? from : to, l.length);
-      return l.slice(from, to);
+      return limitList(l.slice(from, to), env);
     },
   },
-  reversed: { signature: 'reversed()', doc: 'A reversed copy.', call: (l) => [...l].reverse() },
+  reversed: {
+    signature: 'reversed()',
+    doc: 'A reversed copy.',
+    call: (l, _a, env) => limitList([...l].reverse(), env),
+  },
   add: {
     signature: 'add(indexOrItem, item?)',
     doc: 'Appends an item (or inserts it at an index); changes the list.',
@@ -138,5 +149,9 @@ export const LIST_METHODS = methodTable<unknown[]>({
     doc: 'True when equal item by item.',
     call: (l, a) => deepEquals(l, a[0]),
   },
-  toString: { signature: 'toString()', doc: 'The list as JSON.', call: (l) => toText(l) },
+  toString: {
+    signature: 'toString()',
+    doc: 'The list as JSON.',
+    call: (l, _a, env) => limitString(toText(l), env),
+  },
 });

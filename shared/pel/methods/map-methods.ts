@@ -1,7 +1,16 @@
 /** The methods a Java developer calls on maps (java.util.Map); keys are strings, reads see own data only. */
 import { hasOwnKey, ownKeys, readOwn, writeOwn } from '../safety';
 import { deepEquals, toText } from '../values';
-import { argKey, argMap, assertWritable, limitList, methodTable } from './method-support';
+import {
+  argKey,
+  argMap,
+  assertWritable,
+  countBuilt,
+  limitGrowth,
+  limitList,
+  limitString,
+  methodTable,
+} from './method-support';
 
 function entryOf(key: string, value: unknown): Record<string, unknown> {
   return { key, value };
@@ -42,16 +51,28 @@ export const MAP_METHODS = methodTable<object>({
     doc: 'True when some entry has the value.',
     call: (m, a) => ownKeys(m).some((k) => deepEquals(readOwn(m, k), a[0])),
   },
-  keySet: { signature: 'keySet()', doc: 'The keys, as a list.', call: (m) => ownKeys(m) },
+  keySet: {
+    signature: 'keySet()',
+    doc: 'The keys, as a list.',
+    call: (m, _a, env) => limitList(ownKeys(m), env),
+  },
   values: {
     signature: 'values()',
     doc: 'The values, as a list.',
-    call: (m) => ownKeys(m).map((k) => readOwn(m, k)),
+    call: (m, _a, env) =>
+      limitList(
+        ownKeys(m).map((k) => readOwn(m, k)),
+        env,
+      ),
   },
   entrySet: {
     signature: 'entrySet()',
     doc: 'The entries, as a list of {key, value} maps.',
-    call: (m) => ownKeys(m).map((k) => entryOf(k, readOwn(m, k))),
+    call: (m, _a, env) => {
+      const keys = limitList(ownKeys(m), env);
+      countBuilt(keys.length * 10, env);
+      return keys.map((k) => entryOf(k, readOwn(m, k)));
+    },
   },
   put: {
     signature: 'put(key, value)',
@@ -60,7 +81,7 @@ export const MAP_METHODS = methodTable<object>({
       const key = argKey(a, 0, env);
       assertWritable(m, key, env);
       const previous = readOwn(m, key);
-      if (!hasOwnKey(m, key)) limitList({ length: ownKeys(m).length + 1 } as unknown[], env);
+      if (!hasOwnKey(m, key)) limitGrowth(ownKeys(m).length, 1, env);
       writeOwn(m, key, a[1]);
       return previous;
     },
@@ -83,7 +104,7 @@ export const MAP_METHODS = methodTable<object>({
       const other = argMap(a, 0, env);
       const keys = ownKeys(other);
       for (const k of keys) assertWritable(m, k, env);
-      limitList({ length: ownKeys(m).length + keys.length } as unknown[], env);
+      limitGrowth(ownKeys(m).length, keys.length, env);
       for (const k of keys) writeOwn(m, k, readOwn(other, k));
       return null;
     },
@@ -113,5 +134,9 @@ export const MAP_METHODS = methodTable<object>({
     doc: 'True when equal entry by entry.',
     call: (m, a) => deepEquals(m, a[0]),
   },
-  toString: { signature: 'toString()', doc: 'The map as JSON.', call: (m) => toText(m) },
+  toString: {
+    signature: 'toString()',
+    doc: 'The map as JSON.',
+    call: (m, _a, env) => limitString(toText(m), env),
+  },
 });

@@ -1,6 +1,6 @@
 /** What a method of the allowlist looks like, and the argument checks every method shares. */
 import { type Site, pelError } from '../errors';
-import { type Runtime, checkListSize, checkString } from '../runtime';
+import { type Runtime, account, checkListSize, checkSize, checkString } from '../runtime';
 import { isMapLike, unwritableReason } from '../safety';
 import { toText, typeOf } from '../values';
 
@@ -93,6 +93,17 @@ export function limitString(s: string, env: MethodEnv): string {
 export function limitList<T extends unknown[]>(list: T, env: MethodEnv): T {
   checkListSize(list.length, env.rt, env.site);
   return list;
+}
+
+/** Counts what a method builds besides its result (see `maxTotalSize`). */
+export function countBuilt(units: number, env: MethodEnv): void {
+  account(units, env.rt, env.site);
+}
+
+/** A list or map of `size` items about to grow by `growBy`: the new size is checked, the growth counted. */
+export function limitGrowth(size: number, growBy: number, env: MethodEnv): void {
+  checkSize(size + growBy, env.rt, env.site);
+  account(growBy, env.rt, env.site);
 }
 
 /** Refuses writes into frozen, foreign or intrinsic objects and under forbidden keys. */

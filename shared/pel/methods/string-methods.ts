@@ -1,4 +1,5 @@
 /** The methods a Java developer calls on strings, with Java's semantics (bounds errors, trim rules, regexes). */
+import { pelError } from '../errors';
 import { regexFullMatch, regexReplace, regexSplit } from '../regex';
 import { deepEquals } from '../values';
 import {
@@ -28,12 +29,15 @@ function javaHash(s: string): number {
 
 /** Java's String.replace(CharSequence, CharSequence): every literal occurrence, an empty target between chars. */
 function replaceLiteral(s: string, target: string, replacement: string, env: MethodEnv): string {
-  if (target === '') {
-    if ((s.length + 1) * replacement.length + s.length > env.rt.limits.maxStringLength) {
-      limitString('x'.repeat(env.rt.limits.maxStringLength + 1), env);
-    }
-    return replacement + s.split('').join(replacement) + (s.length > 0 ? replacement : '');
-  }
+  // The result's length is known before it is built, so an oversized one is refused without building it.
+  let count = target === '' ? s.length + 1 : 0;
+  if (target !== '')
+    for (let i = s.indexOf(target); i >= 0; i = s.indexOf(target, i + target.length)) count++;
+  const length = s.length + count * (replacement.length - target.length);
+  if (length > env.rt.limits.maxStringLength)
+    throw pelError('STRING_TOO_LONG', env.site, length, env.rt.limits.maxStringLength);
+  if (target === '')
+    return limitString(replacement + s.split('').join(replacement) + (s.length > 0 ? replacement : ''), env);
   return limitString(s.split(target).join(replacement), env);
 }
 
@@ -43,7 +47,14 @@ function substring(s: string, begin: number, end: number, env: MethodEnv): strin
   return s.substring(begin, end);
 }
 
-const JAVA_TRIM = /^[\x00-\x20]+|[\x00-\x20]+$/g; // eslint-disable-line no-control-regex
+/** Java's trim: without leading and trailing characters up to U+0020 (a loop: a regex would be quadratic). */
+function javaTrim(s: string): string {
+  let from = 0;
+  let to = s.length;
+  while (from < to && s.charCodeAt(from) <= 32) from++;
+  while (to > from && s.charCodeAt(to - 1) <= 32) to--;
+  return from === 0 && to === s.length ? s : s.slice(from, to);
+}
 
 export const STRING_METHODS = methodTable<string>({
   length: { signature: 'length()', doc: 'The number of UTF-16 characters.', call: (s) => s.length },
@@ -99,12 +110,20 @@ export const STRING_METHODS = methodTable<string>({
       return i >= 0 && i < s.length ? s[i] : outOfBounds(env, i, s.length);
     },
   },
-  toUpperCase: { signature: 'toUpperCase()', doc: 'Upper case.', call: (s) => s.toUpperCase() },
-  toLowerCase: { signature: 'toLowerCase()', doc: 'Lower case.', call: (s) => s.toLowerCase() },
+  toUpperCase: {
+    signature: 'toUpperCase()',
+    doc: 'Upper case.',
+    call: (s, _a, env) => limitString(s.toUpperCase(), env),
+  },
+  toLowerCase: {
+    signature: 'toLowerCase()',
+    doc: 'Lower case.',
+    call: (s, _a, env) => limitString(s.toLowerCase(), env),
+  },
   trim: {
     signature: 'trim()',
     doc: 'Without leading and trailing control characters and spaces.',
-    call: (s) => s.replace(JAVA_TRIM, ''),
+    call: (s) => javaTrim(s),
   },
   strip: { signature: 'strip()', doc: 'Without leading and trailing whitespace.', call: (s) => s.trim() },
   stripLeading: {
@@ -176,8 +195,8 @@ export const STRING_METHODS = methodTable<string>({
       const n = argInt(a, 0, env);
       if (n < 0) return outOfBounds(env, n, 0);
       if (s.length * n > env.rt.limits.maxStringLength)
-        limitString('x'.repeat(env.rt.limits.maxStringLength + 1), env);
-      return s.repeat(n);
+        throw pelError('STRING_TOO_LONG', env.site, s.length * n, env.rt.limits.maxStringLength);
+      return limitString(s.repeat(n), env);
     },
   },
   toCharArray: {

@@ -21,9 +21,19 @@ function finite(fn: string, n: number): number {
 /** Rounds half away from zero at a number of decimal places (Java's HALF_UP), avoiding 1.005 surprises. */
 export function roundHalfUp(n: number, digits: number): number {
   if (digits < 0 || digits > 15) throw utilityError('round: digits must be between 0 and 15');
+  // From 2^52 on every double is a whole number: nothing to round (and shifting could overflow).
+  if (!(Math.abs(n) < 2 ** 52)) return n;
   const sign = n < 0 ? -1 : 1;
-  const shifted = Number(`${Math.abs(n)}e${digits}`);
+  // Shift the decimal text, not the double; tiny numbers print with an exponent ('1.5e-7').
+  const [mantissa, exponent = '0'] = String(Math.abs(n)).split('e');
+  const shifted = Number(`${mantissa}e${Number(exponent) + digits}`);
   return (sign * Math.round(shifted)) / 10 ** digits || 0;
+}
+
+/** A number as text with exactly `digits` decimals, in plain digits even past 1e21 (as Java's BigDecimal). */
+function fixed(n: number, digits: number): string {
+  if (Math.abs(n) < 1e21) return n.toFixed(digits);
+  return BigInt(n).toString() + (digits > 0 ? `.${'0'.repeat(digits)}` : '');
 }
 
 export const calcUtility: UtilitySpec = {
@@ -99,7 +109,7 @@ export const calcUtility: UtilitySpec = {
       doc: "Text with exactly digits decimal places (half-up): @calc.toFixed(2.5, 2) is '2.50'.",
       fn: (...a) => {
         const digits = int('toFixed', a, 1);
-        return roundHalfUp(num('toFixed', a, 0), digits).toFixed(digits);
+        return fixed(roundHalfUp(num('toFixed', a, 0), digits), digits);
       },
     },
     clamp: {

@@ -2,11 +2,15 @@
 import { utilityError } from '../errors';
 import { FORBIDDEN_KEYS, clean, hasOwnKey, isMapLike, ownKeys, readOwn, setEntry } from '../safety';
 import { deepEquals, toPlainData, typeOf } from '../values';
-import { type UtilitySpec, capItems, list, map, text } from './support';
+import { type UtilitySpec, capItems, list, map, noteBuilt, sizeOf, text } from './support';
+
+/** How many steps a path may have: data nested deeper than this cannot be printed as JSON anyway. */
+export const MAX_PATH_STEPS = 100;
 
 /** The steps of a path: `a.b[0].c` is ['a', 'b', 0, 'c']. */
 export function pathSteps(fn: string, path: string): (string | number)[] {
   if (path === '') return [];
+  if (path.length > 10_000) throw utilityError(`${fn}: the path is longer than 10000 characters`);
   const steps: (string | number)[] = [];
   const re = /([^.[\]]+)|\[(\d+)\]|\['([^']*)'\]/g;
   let at = 0;
@@ -14,6 +18,8 @@ export function pathSteps(fn: string, path: string): (string | number)[] {
     const gap = path.slice(at, m.index);
     if (gap !== '' && gap !== '.') throw utilityError(`${fn}: malformed path '${path}'`);
     steps.push(m[2] !== undefined ? Number(m[2]) : (m[1] ?? m[3])!);
+    if (steps.length > MAX_PATH_STEPS)
+      throw utilityError(`${fn}: the path has more than ${MAX_PATH_STEPS} steps`);
     at = re.lastIndex;
   }
   if (at !== path.length) throw utilityError(`${fn}: malformed path '${path}'`);
@@ -31,8 +37,11 @@ export function readPath(value: unknown, steps: (string | number)[]): unknown {
   return v;
 }
 
+/** A deep copy, reported to the evaluation's size count. */
 function deepCopy(v: unknown): unknown {
-  return toPlainData(v, 0);
+  const copy = toPlainData(v, 0);
+  if (typeof copy === 'object' && copy !== null) noteBuilt(sizeOf(copy));
+  return copy;
 }
 
 function merge(a: unknown, b: unknown, depth = 0): unknown {
@@ -43,19 +52,19 @@ function merge(a: unknown, b: unknown, depth = 0): unknown {
   return out;
 }
 
-function setPath(root: unknown, steps: (string | number)[], value: unknown): unknown {
-  if (steps.length === 0) return value;
-  const [head, ...rest] = steps;
+function setPath(root: unknown, steps: (string | number)[], value: unknown, at = 0): unknown {
+  if (at === steps.length) return value;
+  const head = steps[at]!;
   if (typeof head === 'string' && FORBIDDEN_KEYS.has(head))
     throw utilityError(`set: the key '${head}' cannot be written`);
   if (typeof head === 'number' && Array.isArray(root)) {
     const copy = [...root];
     if (head > copy.length) throw utilityError(`set: index ${head} is out of bounds for size ${copy.length}`);
-    copy[head] = setPath(copy[head] ?? null, rest, value);
+    copy[head] = setPath(copy[head] ?? null, steps, value, at + 1);
     return copy;
   }
   const copy = (isMapLike(root) ? { ...(deepCopy(root) as object) } : {}) as Record<string, unknown>;
-  setEntry(copy, String(head), setPath(readOwn(copy, String(head)), rest, value));
+  setEntry(copy, String(head), setPath(readOwn(copy, String(head)), steps, value, at + 1));
   return copy;
 }
 
@@ -68,7 +77,7 @@ function keysOf(fn: string, a: unknown[]): string[] {
 
 export const dataUtility: UtilitySpec = {
   name: 'data',
-  doc: "Data helpers over maps and lists; paths are written 'a.b[0].c'.",
+  doc: "Data helpers over maps and lists; paths are written 'a.b[0].c' (at most 100 steps).",
   functions: {
     get: {
       signature: 'get(data, path)',
@@ -197,7 +206,8 @@ export const dataUtility: UtilitySpec = {
       fn: (...a) => {
         const n = Number(a[1]);
         if (!Number.isInteger(n) || n < 0) throw utilityError('repeat: count must be a non-negative integer');
-        capItems('repeat', n);
+        // Every copy is as large as the value: the cap is on all of them together.
+        capItems('repeat', n * sizeOf(a[0]));
         return Array.from({ length: n }, () => deepCopy(a[0]));
       },
     },

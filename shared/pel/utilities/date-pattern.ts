@@ -1,5 +1,7 @@
 /** Java DateTimeFormatter patterns (yyyy-MM-dd HH:mm:ss.SSS, EEE, MMM, a, XXX, 'text') over epoch milliseconds. */
 import { utilityError } from '../errors';
+import { DEFAULT_PEL_LIMITS } from '../limits';
+import { regexGroups } from '../regex';
 
 const MONTHS = [
   'January',
@@ -76,7 +78,8 @@ export function zoneOffsetMinutes(epochMs: number, zone: string): number {
 }
 
 export function fieldsOf(epochMs: number, zone: string): DateFields {
-  if (!Number.isFinite(epochMs)) throw utilityError('not a valid date');
+  // JavaScript dates end 8.64e15 ms from 1970; past that (or with the zone's offset added) every field is NaN.
+  if (!(Math.abs(epochMs) <= 8.64e15 - 86_400_000)) throw utilityError('not a valid date (out of range)');
   const offsetMinutes = zoneOffsetMinutes(epochMs, zone);
   const d = new Date(epochMs + offsetMinutes * 60000);
   return {
@@ -136,7 +139,7 @@ export function parsePattern(pattern: string): PatternPart[] {
     }
   }
   if (patterns.size > 500) patterns.clear();
-  patterns.set(pattern, parts);
+  if (pattern.length <= 200) patterns.set(pattern, parts);
   return parts;
 }
 
@@ -220,7 +223,7 @@ function escapeRegex(s: string): string {
 export function parseDate(textValue: string, pattern: string, zone: string): number {
   const parts = parsePattern(pattern);
   const fields: string[] = [];
-  let source = '^';
+  let source = '';
   for (const p of parts) {
     if ('literal' in p) {
       source += escapeRegex(p.literal);
@@ -236,8 +239,10 @@ export function parseDate(textValue: string, pattern: string, zone: string): num
     else if ('zVG'.includes(p.letter)) source += '([A-Za-z_/+-]+)';
     else source += p.count === 1 ? '(\\d{1,2})' : `(\\d{${p.count}})`;
   }
-  const m = new RegExp(`${source}$`).exec(textValue);
-  if (!m) throw utilityError(`'${textValue}' does not match the date pattern '${pattern}'`);
+  // Our linear regular-expression engine: adjacent variable-width fields (`dHdH...`) would make a
+  // backtracking one exponential.
+  const groups = regexGroups(source, textValue, DEFAULT_PEL_LIMITS.matchesTimeoutMs);
+  if (!groups) throw utilityError(`'${textValue}' does not match the date pattern '${pattern}'`);
   let year = 1970;
   let month = 1;
   let day = 1;
@@ -248,7 +253,7 @@ export function parseDate(textValue: string, pattern: string, zone: string): num
   let pm: boolean | null = null;
   let offset: number | null = null;
   fields.forEach((letter, i) => {
-    const v = m[i + 1]!;
+    const v = groups[i]!;
     switch (letter) {
       case 'y':
       case 'u':

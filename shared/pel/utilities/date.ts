@@ -98,9 +98,10 @@ export const dateUtility: UtilitySpec = {
         const epoch = toEpochMillis('add', a[0]);
         const amount = int('add', a, 1);
         const size = unitOf('add', a, 2);
-        return size === 0
-          ? addCalendar(epoch, amount, text('add', a, 2).toLowerCase())
-          : epoch + amount * size;
+        const result =
+          size === 0 ? addCalendar(epoch, amount, text('add', a, 2).toLowerCase()) : epoch + amount * size;
+        if (!(Math.abs(result) <= 8.64e15)) throw utilityError('add: the date is out of range');
+        return result;
       },
     },
     diff: {

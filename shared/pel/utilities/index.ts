@@ -18,7 +18,7 @@ import { userUtilityDocs } from './user';
 export { createUserUtility, type PelUserInfo } from './user';
 export { createPropertyUtility, type PelPropertyReader } from './property';
 export { createInstanceUtility, type PelInstanceInfo } from './instance';
-export type { UtilitySpec, UtilityFunctionSpec } from './support';
+export { takeBuilt, type UtilitySpec, type UtilityFunctionSpec } from './support';
 
 /** Every utility with its functions' signatures and docs; the server-provided ones are listed too. */
 export const UTILITY_SPECS: readonly UtilitySpec[] = [

@@ -2,15 +2,18 @@
 import { utilityError } from '../errors';
 import { toJsonText } from '../values';
 import { readPath } from './data';
-import { type UtilitySpec, optionalInt, text } from './support';
+import { type UtilitySpec, noteBuilt, optionalInt, sizeOf, text } from './support';
 
 /** JSON.parse, with its SyntaxError turned into a utility error; `__proto__` keys stay own data. */
 export function parseJsonSafely(fn: string, s: string): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(s) as unknown;
+    value = JSON.parse(s) as unknown;
   } catch (e) {
     throw utilityError(`${fn}: invalid JSON (${(e as Error).message})`);
   }
+  if (typeof value === 'object' && value !== null) noteBuilt(sizeOf(value));
+  return value;
 }
 
 function pointerSteps(pointer: string): string[] {

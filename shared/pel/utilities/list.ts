@@ -1,7 +1,7 @@
 /** `@list`: list helpers that return new lists (the list methods change lists in place). */
 import { utilityError } from '../errors';
 import { isMapLike, readOwn, setEntry } from '../safety';
-import { compareValues, deepEquals, templateText } from '../values';
+import { compareValues, deepEquals, equalityKey, templateText } from '../values';
 import { type UtilitySpec, capItems, int, list, optionalInt, optionalText, text } from './support';
 
 const NO_SITE = { source: '', start: 0, end: 0 };
@@ -16,9 +16,22 @@ function sortValues(fn: string, items: unknown[], key: string | null): unknown[]
 }
 
 function distinct(items: unknown[]): unknown[] {
+  const seen = new Set<string>();
   const out: unknown[] = [];
-  for (const v of items) if (!out.some((o) => deepEquals(o, v))) out.push(v);
+  for (const v of items) {
+    const key = equalityKey(v);
+    if (!seen.has(key)) {
+      seen.add(key);
+      out.push(v);
+    }
+  }
   return out;
+}
+
+/** The items of `items` that are (or, with `keep` false, are not) equal to some item of `other`. */
+function filterByMembership(items: unknown[], other: unknown[], keep: boolean): unknown[] {
+  const keys = new Set(other.map((o) => equalityKey(o)));
+  return items.filter((v) => keys.has(equalityKey(v)) === keep);
 }
 
 export const listUtility: UtilitySpec = {
@@ -167,16 +180,14 @@ export const listUtility: UtilitySpec = {
       signature: 'intersect(list, other)',
       doc: 'The items of the list that are also in the other.',
       fn: (...a) => {
-        const other = list('intersect', a, 1);
-        return list('intersect', a, 0).filter((v) => other.some((o) => deepEquals(o, v)));
+        return filterByMembership(list('intersect', a, 0), list('intersect', a, 1), true);
       },
     },
     subtract: {
       signature: 'subtract(list, other)',
       doc: 'The items of the list that are not in the other.',
       fn: (...a) => {
-        const other = list('subtract', a, 1);
-        return list('subtract', a, 0).filter((v) => !other.some((o) => deepEquals(o, v)));
+        return filterByMembership(list('subtract', a, 0), list('subtract', a, 1), false);
       },
     },
   },

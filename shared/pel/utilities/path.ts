@@ -15,25 +15,77 @@ function normalize(p: string): string {
   return (absolute ? '/' : '') + out.join('/');
 }
 
+/** Without trailing '/' (a loop: `/\/+$/` is quadratic on a long run of slashes). */
+function trimTrailingSlashes(p: string): string {
+  let end = p.length;
+  while (end > 0 && p.charCodeAt(end - 1) === 47) end--;
+  return p.slice(0, end);
+}
+
+function trimSlashes(p: string): string {
+  let start = 0;
+  while (start < p.length && p.charCodeAt(start) === 47) start++;
+  return trimTrailingSlashes(p.slice(start));
+}
+
 function nameOf(p: string): string {
-  const trimmed = p.replace(/\/+$/, '');
+  const trimmed = trimTrailingSlashes(p);
   return trimmed.slice(trimmed.lastIndexOf('/') + 1);
 }
 
-/** `*` matches within one segment, `**` across segments (as property key patterns do). */
-function globToRegex(glob: string): RegExp {
+type GlobStep = { kind: 'char'; char: string } | { kind: 'one' } | { kind: 'segment' } | { kind: 'any' };
+
+function globSteps(glob: string): GlobStep[] {
   if (glob.length > 1000) throw utilityError('matches: the pattern is too long');
-  let re = '';
+  const steps: GlobStep[] = [];
   for (let i = 0; i < glob.length; i++) {
     const c = glob[i]!;
     if (c === '*' && glob[i + 1] === '*') {
-      re += '.*';
+      steps.push({ kind: 'any' });
       i++;
-    } else if (c === '*') re += '[^/]*';
-    else if (c === '?') re += '[^/]';
-    else re += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+    } else if (c === '*') steps.push({ kind: 'segment' });
+    else if (c === '?') steps.push({ kind: 'one' });
+    else steps.push({ kind: 'char', char: c });
   }
-  return new RegExp(`^${re}$`);
+  return steps;
+}
+
+/**
+ * `*` matches within one segment, `**` across segments, `?` one character but '/' (as property key
+ * patterns do). The pattern runs as a set of live positions over the path, so the time is at most
+ * path length times pattern length, whatever the pattern (a backtracking regex would be exponential).
+ */
+function globMatches(path: string, glob: string): boolean {
+  const steps = globSteps(glob);
+  if (path.length * (steps.length + 1) > 100_000_000)
+    throw utilityError('matches: the path is too long for the pattern');
+  let live = new Uint8Array(steps.length + 1);
+  let next = new Uint8Array(steps.length + 1);
+  const close = (set: Uint8Array): void => {
+    // A star may match nothing: a live star makes the position after it live too.
+    for (let k = 0; k < steps.length; k++)
+      if (set[k] && steps[k]!.kind !== 'char' && steps[k]!.kind !== 'one') set[k + 1] = 1;
+  };
+  live[0] = 1;
+  close(live);
+  for (let i = 0; i < path.length; i++) {
+    const c = path[i]!;
+    next.fill(0);
+    let any = false;
+    for (let k = 0; k < steps.length; k++) {
+      if (!live[k]) continue;
+      const step = steps[k]!;
+      if (step.kind === 'any' || (step.kind === 'segment' && c !== '/')) next[k] = 1;
+      else if ((step.kind === 'char' && step.char === c) || (step.kind === 'one' && c !== '/'))
+        next[k + 1] = 1;
+      else continue;
+      any = true;
+    }
+    if (!any) return false;
+    close(next);
+    [live, next] = [next, live];
+  }
+  return live[steps.length] === 1;
 }
 
 export const pathUtility: UtilitySpec = {
@@ -47,7 +99,7 @@ export const pathUtility: UtilitySpec = {
         a
           .map((_v, i) => text('join', a, i))
           .filter((s) => s !== '')
-          .map((s, i) => (i === 0 ? s.replace(/\/+$/, '') : s.replace(/^\/+|\/+$/g, '')))
+          .map((s, i) => (i === 0 ? trimTrailingSlashes(s) : trimSlashes(s)))
           .join('/'),
     },
     normalize: {
@@ -78,7 +130,7 @@ export const pathUtility: UtilitySpec = {
       signature: 'parent(path)',
       doc: "Everything before the last segment ('' when none).",
       fn: (...a) => {
-        const p = text('parent', a, 0).replace(/\/+$/, '');
+        const p = trimTrailingSlashes(text('parent', a, 0));
         const i = p.lastIndexOf('/');
         return i < 0 ? '' : i === 0 ? '/' : p.slice(0, i);
       },
@@ -98,8 +150,8 @@ export const pathUtility: UtilitySpec = {
     },
     matches: {
       signature: 'matches(path, pattern)',
-      doc: "True when the path matches a pattern with * (one segment) and ** (any): @path.matches('global/app/x', 'global/*/x').",
-      fn: (...a) => globToRegex(text('matches', a, 1)).test(text('matches', a, 0)),
+      doc: "True when the path matches a pattern with * (within a segment), ** (across segments) and ? (one character): @path.matches('global/app/x', 'global/*/x').",
+      fn: (...a) => globMatches(text('matches', a, 0), text('matches', a, 1)),
     },
   },
 };

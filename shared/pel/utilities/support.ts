@@ -1,6 +1,6 @@
 /** How a utility is declared (function, signature, doc) and the argument checks all utilities share. */
 import { utilityError } from '../errors';
-import { isMapLike } from '../safety';
+import { isMapLike, ownKeys, readOwn } from '../safety';
 import type { PelUtility } from '../types';
 import { toText, typeOf } from '../values';
 
@@ -84,6 +84,39 @@ export function map(fn: string, args: unknown[], i: number): object {
   const v = args[i];
   if (isMapLike(v)) return v;
   return wrong(fn, i, 'a map', v);
+}
+
+let built = 0;
+
+/**
+ * Utilities that build nested data (deep copies, parsed JSON) report its size here; the call site adds it
+ * to the evaluation's `maxTotalSize` count. Evaluation is synchronous, so one counter serves every call.
+ */
+export function noteBuilt(units: number): void {
+  built += units;
+}
+
+/** Reads and resets what the last utility call reported with `noteBuilt`. */
+export function takeBuilt(): number {
+  const n = built;
+  built = 0;
+  return n;
+}
+
+/**
+ * The number of lists, maps and scalars in a value, counted up to just past `cap` (iterative and capped, so
+ * deep or cyclic data can neither overflow the stack nor loop).
+ */
+export function sizeOf(value: unknown, cap = UTILITY_MAX_ITEMS): number {
+  let n = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0 && n <= cap) {
+    const v = stack.pop();
+    n++;
+    if (Array.isArray(v)) for (const x of v) stack.push(x);
+    else if (isMapLike(v)) for (const k of ownKeys(v)) stack.push(readOwn(v, k));
+  }
+  return n;
 }
 
 export function capItems(fn: string, n: number): void {

@@ -12,8 +12,9 @@ function decode(fn: string, s: string, plusIsSpace: boolean): string {
   }
 }
 
+/** RFC 3986's reference regex; every part may be empty and take line breaks, so it never backtracks. */
 const URI =
-  /^(?:([a-zA-Z][a-zA-Z0-9+.-]*):)?(?:\/\/(?:([^@/?#]*)@)?(\[[^\]]*\]|[^:/?#]*)(?::(\d*))?)?([^?#]*)(?:\?([^#]*))?(?:#(.*))?$/;
+  /^(?:([a-zA-Z][a-zA-Z0-9+.-]*):)?(?:\/\/(?:([^@/?#]*)@)?(\[[^\]]*\]|[^:/?#]*)(?::(\d*))?)?([^?#]*)(?:\?([^#]*))?(?:#([\s\S]*))?$/;
 
 function parseQuery(fn: string, q: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
