@@ -30,6 +30,16 @@ function invoke<T>(spec: MethodSpec<T> | undefined, target: T, args: unknown[], 
   return spec.call(target, args, env);
 }
 
+/** Above these sizes a method call may scan for long enough that a loop must not wait 1,024 items to check the time. */
+const LARGE_LIST = 4096;
+const LARGE_TEXT = 65_536;
+
+/** Reads the evaluation's clock, when it runs, after a call over a large value. */
+function timed(result: unknown, rt: Runtime, site: Site): unknown {
+  if (rt.deadline !== 0) checkClock(rt, site);
+  return result;
+}
+
 /** `target.name(args)` (or a bare `name(args)` on the active context). */
 export function compileMethodCall(node: NodeOf<'Call'>, cx: CompileContext, compile: CompileFn): Evaluator {
   const site: Site = { source: cx.source, start: node.nameStart, end: node.end };
@@ -55,13 +65,18 @@ export function compileMethodCall(node: NodeOf<'Call'>, cx: CompileContext, comp
     const a = evalArgs(args, rt);
     switch (typeof t) {
       case 'string':
-        return invoke(forString, t, a, env);
+        return t.length > LARGE_TEXT
+          ? timed(invoke(forString, t, a, env), rt, site)
+          : invoke(forString, t, a, env);
       case 'number':
         return invoke(forNumber, t, a, env);
       case 'boolean':
         return invoke(forBoolean, t, a, env);
       default:
-        return Array.isArray(t) ? invoke(forList, t, a, env) : invoke(forMap, t as object, a, env);
+        if (!Array.isArray(t)) return invoke(forMap, t as object, a, env);
+        return t.length > LARGE_LIST
+          ? timed(invoke(forList, t, a, env), rt, site)
+          : invoke(forList, t, a, env);
     }
   };
 }

@@ -1,7 +1,7 @@
 /** The operator table shared by the parser (spelling, precedence) and the compiler (implementation). */
 import { type Site, pelError } from './errors';
 import { regexFullMatch } from './regex';
-import { type Runtime, checkString } from './runtime';
+import { type Runtime, checkClock, checkString, concatStrings } from './runtime';
 import { compareValues, deepEquals, isInteger, toBoolean, toText, typeOf } from './values';
 
 /** What an operator implementation needs besides its operands. */
@@ -47,7 +47,10 @@ function numbers(op: string, a: unknown, b: unknown, site: Site): [number, numbe
 
 const add: BinaryImpl = (a, b, site, rt) => {
   if (typeof a === 'number' && typeof b === 'number') return finite(a + b, site);
-  if (typeof a === 'string' || typeof b === 'string') return checkString(toText(a) + toText(b), rt, site);
+  if (typeof a === 'string' || typeof b === 'string') {
+    const max = rt.limits.maxStringLength;
+    return concatStrings(toText(a, max), toText(b, max), rt, site);
+  }
   return mismatch('+', a, b, site);
 };
 
@@ -94,6 +97,13 @@ const matches: BinaryImpl = (a, b, site, rt) => {
   return regexFullMatch(b, a, rt, site);
 };
 
+/** `==` by value; comparing two lists or maps can take long, so a loop's clock is read after it. */
+function equals(a: unknown, b: unknown, site: Site, rt: Runtime): boolean {
+  const result = deepEquals(a, b);
+  if (rt.deadline !== 0 && typeof a === 'object' && a !== null && a !== b) checkClock(rt, site);
+  return result;
+}
+
 const between: BinaryImpl = (a, b, site) => {
   if (!Array.isArray(b) || b.length !== 2) {
     throw pelError('TYPE_MISMATCH', site, "'between' needs a list of two bounds on its right, e.g. {1, 5}");
@@ -112,13 +122,13 @@ export const BINARY_OPERATORS = {
   eq: {
     spellings: ['==', 'eq'],
     precedence: 30,
-    apply: (a, b) => deepEquals(a, b),
+    apply: (a, b, site, rt) => equals(a, b, site, rt),
     numeric: (a, b) => a === b,
   },
   ne: {
     spellings: ['!=', 'ne'],
     precedence: 30,
-    apply: (a, b) => !deepEquals(a, b),
+    apply: (a, b, site, rt) => !equals(a, b, site, rt),
     numeric: (a, b) => a !== b,
   },
   lt: { spellings: ['<', 'lt'], precedence: 30, apply: compare((c) => c < 0), numeric: (a, b) => a < b },

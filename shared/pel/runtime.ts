@@ -64,6 +64,19 @@ export function checkString(s: string, rt: Runtime, site: Site): string {
   return s;
 }
 
+/**
+ * `a + b` for strings, refused past `maxStringLength` before it is built. Only the shorter side is counted:
+ * the engine links the two rather than copying them, so accumulating (`#csv = #csv + name`) costs what is
+ * appended, not the whole text again.
+ */
+export function concatStrings(a: string, b: string, rt: Runtime, site: Site): string {
+  const length = a.length + b.length;
+  if (length > rt.limits.maxStringLength)
+    throw pelError('STRING_TOO_LONG', site, length, rt.limits.maxStringLength);
+  account(Math.min(a.length, b.length) + 1, rt, site);
+  return a + b;
+}
+
 /** Throws LIMIT_EXCEEDED when a list built by the expression is too large; counts it in the total. */
 export function checkListSize(size: number, rt: Runtime, site: Site): void {
   checkSize(size, rt, site);

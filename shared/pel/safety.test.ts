@@ -181,3 +181,21 @@ describe('what a utility returns', () => {
     expect(run("{1, 2}.![@host.same('x'.repeat(30))]", 50)).toBe('LIMIT_EXCEEDED');
   });
 });
+
+describe('the time bound inside loops', () => {
+  // Each step scans 100,000 items: reading the clock every 1,024 steps let a loop run ~20 times too long.
+  it.each([
+    '(#b = @list.range(0, 100000)) != null and (#c = @list.range(0, 100000)) != null and @list.range(0, 100000).![#b == #c].size() > 0',
+    '(#b = @list.range(0, 100000)) != null and @list.range(0, 100000).![#b.contains(-1)].size() > 0',
+  ])('stops %s soon after the limit', (expr) => {
+    const started = performance.now();
+    const code = codeOf(() =>
+      compileExpression(expr).evaluate(
+        { body: null, vars: {}, headers: {} },
+        { limits: { maxEvaluationMs: 50, maxTotalSize: 1e12 } },
+      ),
+    );
+    expect(code).toBe('LIMIT_EXCEEDED');
+    expect(performance.now() - started).toBeLessThan(400);
+  });
+});

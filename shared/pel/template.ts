@@ -125,7 +125,7 @@ class MixedTemplate implements PelTemplate {
         const value = part.evaluateIn(rt);
         try {
           // Printing can fail too (a list that contains itself): that is the slot's error, with its position.
-          out += templateText(value);
+          out += templateText(value, limits.maxStringLength);
         } catch (e) {
           throw toPelError(e, part.site);
         }

@@ -1,6 +1,6 @@
 /** The methods a Java developer calls on lists (java.util.List), including the mutating ones, size-checked. */
 import { clean } from '../safety';
-import { deepEquals, equalityKey, toText } from '../values';
+import { deepEquals, equalityKeyer, toText } from '../values';
 import {
   type MethodEnv,
   argInt,
@@ -46,8 +46,9 @@ export const LIST_METHODS = methodTable<unknown[]>({
     call: (l, a, env) => {
       const items = argList(a, 0, env);
       if (items.length <= 8) return items.every((v) => indexOf(l, v) >= 0);
-      const keys = new Set(l.map((v) => equalityKey(v)));
-      return items.every((v) => keys.has(equalityKey(v)));
+      const keyOf = equalityKeyer();
+      const keys = new Set(l.map(keyOf));
+      return items.every((v) => keys.has(keyOf(v)));
     },
   },
   get: {
@@ -152,6 +153,6 @@ export const LIST_METHODS = methodTable<unknown[]>({
   toString: {
     signature: 'toString()',
     doc: 'The list as JSON.',
-    call: (l, _a, env) => limitString(toText(l), env),
+    call: (l, _a, env) => limitString(toText(l, env.rt.limits.maxStringLength), env),
   },
 });

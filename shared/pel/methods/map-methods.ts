@@ -137,6 +137,6 @@ export const MAP_METHODS = methodTable<object>({
   toString: {
     signature: 'toString()',
     doc: 'The map as JSON.',
-    call: (m, _a, env) => limitString(toText(m), env),
+    call: (m, _a, env) => limitString(toText(m, env.rt.limits.maxStringLength), env),
   },
 });

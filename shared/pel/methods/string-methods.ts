@@ -1,6 +1,7 @@
 /** The methods a Java developer calls on strings, with Java's semantics (bounds errors, trim rules, regexes). */
 import { pelError } from '../errors';
 import { regexFullMatch, regexReplace, regexSplit } from '../regex';
+import { concatStrings } from '../runtime';
 import { deepEquals } from '../values';
 import {
   type MethodEnv,
@@ -170,7 +171,7 @@ export const STRING_METHODS = methodTable<string>({
   concat: {
     signature: 'concat(text)',
     doc: 'The string followed by the text.',
-    call: (s, a, env) => limitString(s + argString(a, 0, env), env),
+    call: (s, a, env) => concatStrings(s, argString(a, 0, env), env.rt, env.site),
   },
   equals: { signature: 'equals(other)', doc: 'True when equal.', call: (s, a) => deepEquals(s, a[0]) },
   equalsIgnoreCase: {

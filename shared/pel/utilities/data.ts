@@ -37,11 +37,16 @@ export function readPath(value: unknown, steps: (string | number)[]): unknown {
   return v;
 }
 
-/** A deep copy, reported to the evaluation's size count. */
+/**
+ * A deep copy, reported to the evaluation's size count. Its size is known before copying: a list of
+ * references to one large list is small until it is copied.
+ */
 function deepCopy(v: unknown): unknown {
-  const copy = toPlainData(v, 0);
-  if (typeof copy === 'object' && copy !== null) noteBuilt(sizeOf(copy));
-  return copy;
+  if (typeof v !== 'object' || v === null) return toPlainData(v, 0);
+  const size = sizeOf(v);
+  capItems('copy', size);
+  noteBuilt(size);
+  return toPlainData(v, 0);
 }
 
 function merge(a: unknown, b: unknown, depth = 0): unknown {

@@ -1,8 +1,8 @@
 /** `@list`: list helpers that return new lists (the list methods change lists in place). */
 import { utilityError } from '../errors';
 import { isMapLike, readOwn, setEntry } from '../safety';
-import { compareValues, deepEquals, equalityKey, templateText } from '../values';
-import { type UtilitySpec, capItems, int, list, optionalInt, optionalText, text } from './support';
+import { compareValues, deepEquals, equalityKeyer, templateText } from '../values';
+import { type UtilitySpec, capItems, int, joinTexts, list, optionalInt, optionalText, text } from './support';
 
 const NO_SITE = { source: '', start: 0, end: 0 };
 
@@ -17,9 +17,10 @@ function sortValues(fn: string, items: unknown[], key: string | null): unknown[]
 
 function distinct(items: unknown[]): unknown[] {
   const seen = new Set<string>();
+  const keyOf = equalityKeyer();
   const out: unknown[] = [];
   for (const v of items) {
-    const key = equalityKey(v);
+    const key = keyOf(v);
     if (!seen.has(key)) {
       seen.add(key);
       out.push(v);
@@ -30,8 +31,9 @@ function distinct(items: unknown[]): unknown[] {
 
 /** The items of `items` that are (or, with `keep` false, are not) equal to some item of `other`. */
 function filterByMembership(items: unknown[], other: unknown[], keep: boolean): unknown[] {
-  const keys = new Set(other.map((o) => equalityKey(o)));
-  return items.filter((v) => keys.has(equalityKey(v)) === keep);
+  const keyOf = equalityKeyer();
+  const keys = new Set(other.map(keyOf));
+  return items.filter((v) => keys.has(keyOf(v)) === keep);
 }
 
 export const listUtility: UtilitySpec = {
@@ -93,9 +95,13 @@ export const listUtility: UtilitySpec = {
       signature: 'flatten(list)',
       doc: 'Lists inside the list spread into it (one level).',
       fn: (...a) => {
-        const out = list('flatten', a, 0).flatMap((v) => (Array.isArray(v) ? v : [v]));
-        capItems('flatten', out.length);
-        return out;
+        const items = list('flatten', a, 0);
+        // Counted first: the inner lists may all be one list, referenced many times.
+        capItems(
+          'flatten',
+          items.reduce<number>((n, v) => n + (Array.isArray(v) ? v.length : 1), 0),
+        );
+        return items.flatMap((v) => (Array.isArray(v) ? v : [v]));
       },
     },
     concat: {
@@ -111,9 +117,11 @@ export const listUtility: UtilitySpec = {
       signature: 'join(list, separator?)',
       doc: "The items as text, separated (default ',').",
       fn: (...a) =>
-        list('join', a, 0)
-          .map((v) => templateText(v))
-          .join(optionalText('join', a, 1, ',')),
+        joinTexts(
+          'join',
+          list('join', a, 0).map((v) => templateText(v)),
+          optionalText('join', a, 1, ','),
+        ),
     },
     range: {
       signature: 'range(from, to, step?)',

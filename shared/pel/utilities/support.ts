@@ -126,3 +126,21 @@ export function capItems(fn: string, n: number): void {
 export function capString(fn: string, n: number): void {
   if (n > UTILITY_MAX_STRING) throw utilityError(`${fn}: a result of ${n} characters is too long`);
 }
+
+/**
+ * Joins texts, refusing first when the result would be too long: many references to one long string
+ * take no memory until they are joined.
+ */
+export function joinTexts(fn: string, parts: string[], separator: string): string {
+  let length = separator.length * Math.max(0, parts.length - 1);
+  for (const p of parts) length += p.length;
+  capString(fn, length);
+  return parts.join(separator);
+}
+
+/** The length of `s` with every `target` replaced by `replacement` (a non-empty target), before building it. */
+export function replacedLength(s: string, target: string, replacement: string): number {
+  let count = 0;
+  for (let i = s.indexOf(target); i >= 0; i = s.indexOf(target, i + target.length)) count++;
+  return s.length + count * (replacement.length - target.length);
+}

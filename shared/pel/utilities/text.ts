@@ -5,9 +5,11 @@ import {
   type UtilitySpec,
   capString,
   int,
+  joinTexts,
   list,
   optionalInt,
   optionalText,
+  replacedLength,
   text,
   textOrNull,
 } from './support';
@@ -91,9 +93,11 @@ export const textUtility: UtilitySpec = {
       signature: 'join(list, separator?)',
       doc: 'The items as text, separated (default: no separator); null items print as nothing.',
       fn: (...a) =>
-        list('join', a, 0)
-          .map((v) => templateText(v))
-          .join(optionalText('join', a, 1, '')),
+        joinTexts(
+          'join',
+          list('join', a, 0).map((v) => templateText(v)),
+          optionalText('join', a, 1, ''),
+        ),
     },
     split: {
       signature: 'split(text, separator)',
@@ -106,7 +110,10 @@ export const textUtility: UtilitySpec = {
       fn: (...a) =>
         orNull('replace', a, (s) => {
           const search = text('replace', a, 1);
-          return search === '' ? s : s.split(search).join(text('replace', a, 2));
+          if (search === '') return s;
+          const replacement = text('replace', a, 2);
+          capString('replace', replacedLength(s, search, replacement));
+          return s.split(search).join(replacement);
         }),
     },
     contains: {
@@ -182,10 +189,15 @@ export const textUtility: UtilitySpec = {
     format: {
       signature: 'format(pattern, ...args)',
       doc: "Fills {0}, {1}, ... with the arguments: @text.format('{0} of {1}', 1, 2) is '1 of 2'.",
-      fn: (...a) =>
-        text('format', a, 0).replace(/\{(\d+)\}/g, (m, i: string) =>
-          Number(i) + 1 < a.length ? templateText(a[Number(i) + 1]) : m,
-        ),
+      fn: (...a) => {
+        const pattern = text('format', a, 0);
+        let length = pattern.length;
+        return pattern.replace(/\{(\d+)\}/g, (m, i: string) => {
+          const piece = Number(i) + 1 < a.length ? templateText(a[Number(i) + 1]) : m;
+          capString('format', (length += piece.length));
+          return piece;
+        });
+      },
     },
     defaultIfEmpty: {
       signature: 'defaultIfEmpty(text, fallback)',

@@ -2,7 +2,7 @@
 import { utilityError } from '../errors';
 import { FORBIDDEN_KEYS, isMapLike, ownKeys, readOwn, setEntry } from '../safety';
 import { templateText } from '../values';
-import { type UtilitySpec, map, text } from './support';
+import { type UtilitySpec, capString, map, text } from './support';
 
 function decode(fn: string, s: string, plusIsSpace: boolean): string {
   try {
@@ -32,6 +32,18 @@ function parseQuery(fn: string, q: string): Record<string, unknown> {
   return out;
 }
 
+/** `k=v&k=v`, percent-encoded; its length is checked as it grows (a list may repeat one long text). */
+function queryString(fn: string, pairs: readonly (readonly [string, unknown])[]): string {
+  const out: string[] = [];
+  let length = 0;
+  for (const [k, v] of pairs) {
+    const pair = `${encodeURIComponent(k)}=${encodeURIComponent(templateText(v))}`;
+    capString(fn, (length += pair.length + 1));
+    out.push(pair);
+  }
+  return out.join('&');
+}
+
 export const uriUtility: UtilitySpec = {
   name: 'uri',
   doc: 'URIs: encoding, query strings, parts.',
@@ -56,14 +68,13 @@ export const uriUtility: UtilitySpec = {
       doc: "A query string from a map (lists repeat the key): @uri.query({a: 1, b: 'x y'}) is 'a=1&b=x%20y'.",
       fn: (...a) => {
         const m = map('query', a, 0);
-        const pairs: string[] = [];
-        for (const k of ownKeys(m)) {
-          const v = readOwn(m, k);
-          for (const item of Array.isArray(v) ? v : [v]) {
-            pairs.push(`${encodeURIComponent(k)}=${encodeURIComponent(templateText(item))}`);
-          }
-        }
-        return pairs.join('&');
+        return queryString(
+          'query',
+          ownKeys(m).flatMap((k) => {
+            const v = readOwn(m, k);
+            return (Array.isArray(v) ? v : [v]).map((item) => [k, item] as const);
+          }),
+        );
       },
     },
     parseQuery: {
@@ -96,9 +107,10 @@ export const uriUtility: UtilitySpec = {
         const uri = text('withQuery', a, 0);
         const params = a[1];
         if (!isMapLike(params)) throw utilityError('withQuery: params must be a map');
-        const q = ownKeys(params)
-          .map((k) => `${encodeURIComponent(k)}=${encodeURIComponent(templateText(readOwn(params, k)))}`)
-          .join('&');
+        const q = queryString(
+          'withQuery',
+          ownKeys(params).map((k) => [k, readOwn(params, k)] as const),
+        );
         if (q === '') return uri;
         const hash = uri.indexOf('#');
         const [base, fragment] = hash < 0 ? [uri, ''] : [uri.slice(0, hash), uri.slice(hash)];
