@@ -1,6 +1,10 @@
 /** Writes a command's or pipeline's final body with the status and content type of its kind. */
 import type { Response } from 'express';
-import { isBinaryContent } from '../../shared/values';
+import { PipeworkError } from '../../shared/errors';
+import { describeJsonRefusal, isBinaryContent, stringifyBounded } from '../../shared/values';
+
+/** The largest JSON answer: past it, LIMIT_EXCEEDED instead of a server that runs out of memory. */
+export const MAX_RESPONSE_JSON_CHARS = 64 * 1024 * 1024;
 
 /** JSON for objects, arrays, numbers and booleans; text for strings; bytes as they are; 204 for nothing. */
 export function sendResult(res: Response, value: unknown): void {
@@ -23,5 +27,15 @@ export function sendResult(res: Response, value: unknown): void {
     res.type('application/octet-stream').end(Buffer.from(value));
     return;
   }
-  res.json(value);
+  const json = stringifyBounded(value, MAX_RESPONSE_JSON_CHARS);
+  if (!json.ok) {
+    throw new PipeworkError(
+      'LIMIT_EXCEEDED',
+      `The result ${describeJsonRefusal(json.reason, MAX_RESPONSE_JSON_CHARS)}.`,
+      {
+        limit: 'response',
+      },
+    );
+  }
+  res.type('application/json; charset=utf-8').send(json.text);
 }

@@ -4,6 +4,7 @@
  */
 import type { Principal } from '../../shared/auth';
 import { PipeworkError } from '../../shared/errors';
+import { stringifyBounded } from '../../shared/values';
 import {
   compileKeyPattern,
   isPropertyRoot,
@@ -56,11 +57,17 @@ function notFound(key: string): PipeworkError {
   return new PipeworkError('PROPERTY_NOT_FOUND', `Property '${key}' does not exist.`, { key });
 }
 
+/** The length of a value as JSON text, or just past `max` when it is longer (never built in full). */
+function jsonLength(value: unknown, max: number): number {
+  const json = stringifyBounded(value, max);
+  return json.ok ? json.text.length : max + 1;
+}
+
 /** PAYLOAD_TOO_LARGE when the value or the default value (stored as JSON text) is longer than `max` characters. */
 function checkSize(max: number, value: string | null | undefined, defaultValue?: unknown): void {
   const sizes: [string, number][] = [
     ['value', value?.length ?? 0],
-    ['defaultValue', defaultValue === undefined ? 0 : (JSON.stringify(defaultValue)?.length ?? 0)],
+    ['defaultValue', defaultValue === undefined ? 0 : jsonLength(defaultValue, max)],
   ];
   for (const [parameter, length] of sizes) {
     if (length > max) {

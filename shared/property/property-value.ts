@@ -3,9 +3,15 @@
  * are, other JSON values as JSON text (`application/json`), bytes as base64 (`;encoding=base64`).
  */
 import { PipeworkError } from '../errors';
-import { BinaryContent, isBinaryContent } from '../values';
+import { BinaryContent, describeJsonRefusal, isBinaryContent, stringifyBounded } from '../values';
 import { base64ToBytes, bytesToBase64 } from './base64';
 import { DEFAULT_PROPERTY_TYPE, type Property } from './property';
+
+/**
+ * The ceiling for turning a value into JSON text at all (the store's own, lower limit applies after): a
+ * value that is small in memory can be enormous as text.
+ */
+export const MAX_JSON_TEXT_CHARS = 64 * 1024 * 1024;
 
 /** Older type names of the real product's `property.schema.put`, mapped to mime types. */
 const LEGACY_TYPES: Record<string, string> = {
@@ -75,10 +81,14 @@ export function toStoredValue(value: unknown, type?: string): StoredValue {
   if (value instanceof Uint8Array) {
     return { value: bytesToBase64(value), type: withBase64(type ?? 'application/octet-stream') };
   }
-  const text = JSON.stringify(value);
-  if (text === undefined)
-    throw new PipeworkError('PARAM_INVALID', 'The value cannot be stored as JSON.', { parameter: 'value' });
-  return { value: text, type: type ?? 'application/json' };
+  const json = stringifyBounded(value, MAX_JSON_TEXT_CHARS);
+  if (!json.ok) {
+    const code = json.reason === 'too-large' ? 'PAYLOAD_TOO_LARGE' : 'PARAM_INVALID';
+    throw new PipeworkError(code, `The value ${describeJsonRefusal(json.reason, MAX_JSON_TEXT_CHARS)}.`, {
+      parameter: 'value',
+    });
+  }
+  return { value: json.text, type: type ?? 'application/json' };
 }
 
 /**

@@ -1,5 +1,5 @@
 /** What trace mode records of each executed step, kept small enough to send back to the client. */
-import { isBinaryContent } from '../values';
+import { isBinaryContent, stringifyBounded } from '../values';
 
 export interface TraceLogLine {
   level: string;
@@ -33,13 +33,9 @@ export function traceValue(value: unknown): unknown {
       : value;
   }
   if (value === null || typeof value !== 'object') return value;
-  let text: string;
-  try {
-    text = JSON.stringify(value);
-  } catch {
-    return { $unserializable: true };
-  }
-  if (text.length > MAX_TRACE_VALUE_CHARS)
-    return { $truncated: true, preview: text.slice(0, MAX_TRACE_VALUE_CHARS) };
-  return JSON.parse(text) as unknown;
+  const json = stringifyBounded(value, MAX_TRACE_VALUE_CHARS);
+  if (json.ok) return JSON.parse(json.text) as unknown;
+  return json.reason === 'too-large'
+    ? { $truncated: true, over: MAX_TRACE_VALUE_CHARS }
+    : { $unserializable: json.reason };
 }

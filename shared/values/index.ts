@@ -1,2 +1,3 @@
 export { BinaryContent, isBinaryContent } from './binary-content';
 export { jsonDepthExceeds } from './json-depth';
+export { stringifyBounded, describeJsonRefusal, type BoundedJson } from './bounded-json';

@@ -1,4 +1,5 @@
 /** `log`: writes a message (or the body) to the log and passes the body on. */
+import { describeJsonRefusal, stringifyBounded } from '../../values';
 import { defineCommand, type LogLevel } from '../command-definition';
 
 const LEVELS: LogLevel[] = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR'];
@@ -7,15 +8,19 @@ function isEmpty(value: unknown): boolean {
   return value === null || value === undefined || value === '';
 }
 
-/** How a logged value reads: text as it is, anything else as JSON. */
+/** A log line holds at most this many characters of a value. */
+const MAX_LOGGED_CHARS = 64 * 1024;
+
+/** How a logged value reads: text as it is, anything else as JSON; never more than a log line should hold. */
 export function logText(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (value === undefined) return 'null';
-  try {
-    return JSON.stringify(value);
-  } catch {
-    return String(value);
+  if (typeof value === 'string') {
+    return value.length > MAX_LOGGED_CHARS
+      ? `${value.slice(0, MAX_LOGGED_CHARS)}… (${value.length} characters)`
+      : value;
   }
+  if (value === undefined) return 'null';
+  const json = stringifyBounded(value, MAX_LOGGED_CHARS);
+  return json.ok ? json.text : `[a value that ${describeJsonRefusal(json.reason, MAX_LOGGED_CHARS)}]`;
 }
 
 export const log = defineCommand(
