@@ -1,8 +1,9 @@
 // Apps guarded by a CAN_APP_<NAME> role, over HTTP in both forms: nothing of them shows through listings,
 // limits, tree browsing, @property or a delete by filter to a user without the role.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, type HttpResponse } from '../../testing/http-client';
+import { http } from '../../testing/http-client';
 import { startTestServer, type TestServer } from '../../testing/test-server';
+import { callCommand, codeOf } from '../../testing/command-forms';
 
 let server: TestServer;
 let ann: string;
@@ -24,17 +25,10 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const codeOf = (r: HttpResponse) => r.json?.value?.code as string | undefined;
-function get(name: string, params: Record<string, string>, auth = ann): Promise<HttpResponse> {
-  return http(server.url, `/api/v3/command/${name}?${new URLSearchParams(params)}`, { auth });
-}
-function pipe(name: string, params: Record<string, string>, auth = ann): Promise<HttpResponse> {
-  return http(server.url, '/api/v3/pipeline', {
-    auth,
-    type: 'application/json',
-    body: JSON.stringify({ pipeline: [{ [name]: params }] }),
-  });
-}
+const get = (name: string, params: Record<string, unknown>, auth = ann) =>
+  callCommand('GET', server.url, name, params, auth);
+const pipe = (name: string, params: Record<string, unknown>, auth = ann) =>
+  callCommand('pipeline', server.url, name, params, auth);
 const forms = [
   ['GET', get],
   ['pipeline', pipe],

@@ -7,6 +7,7 @@ import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { http, type HttpResponse } from '../../testing/http-client';
 import { startTestServer, type TestServer } from '../../testing/test-server';
+import { callCommand, codeOf } from '../../testing/command-forms';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -18,16 +19,8 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const codeOf = (r: HttpResponse) => r.json?.value?.code as string | undefined;
-function get(name: string, params: Record<string, string | number>): Promise<HttpResponse> {
-  return http(
-    server.url,
-    `/api/v3/command/${name}?${new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]))}`,
-    {
-      auth: server.adminAuth,
-    },
-  );
-}
+const get = (name: string, params: Record<string, unknown>) =>
+  callCommand('GET', server.url, name, params, server.adminAuth);
 /** POSTs a body produced piece by piece, with backpressure. */
 function postStream(
   path: string,

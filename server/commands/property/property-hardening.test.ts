@@ -2,8 +2,9 @@
 // errors, normalisation that cannot be bypassed — and none of them leaves a half write or emits an event.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PipeworkEvent } from '../../events/event-bus';
-import { http, type HttpResponse } from '../../testing/http-client';
+import { http } from '../../testing/http-client';
 import { startTestServer, type TestServer } from '../../testing/test-server';
+import { callCommand, codeOf } from '../../testing/command-forms';
 
 let server: TestServer;
 let ann: string;
@@ -18,21 +19,10 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 type Params = Record<string, unknown>;
-const codeOf = (r: HttpResponse) => r.json?.value?.code as string | undefined;
-
-function get(name: string, params: Params, auth = server.adminAuth): Promise<HttpResponse> {
-  const query = new URLSearchParams(
-    Object.entries(params).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]),
-  );
-  return http(server.url, `/api/v3/command/${name}?${query}`, { auth });
-}
-function pipe(name: string, params: Params, auth = server.adminAuth): Promise<HttpResponse> {
-  return http(server.url, '/api/v3/pipeline', {
-    auth,
-    type: 'application/json',
-    body: JSON.stringify({ pipeline: [{ [name]: params }] }),
-  });
-}
+const get = (name: string, params: Params, auth = server.adminAuth) =>
+  callCommand('GET', server.url, name, params, auth);
+const pipe = (name: string, params: Params, auth = server.adminAuth) =>
+  callCommand('pipeline', server.url, name, params, auth);
 const forms = [
   ['GET', get],
   ['pipeline', pipe],

@@ -1,7 +1,8 @@
 // Time to live over HTTP: an expired property is invisible to every read at once, before any cleanup runs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, type HttpResponse } from '../../testing/http-client';
+import { http } from '../../testing/http-client';
 import { startTestServer, type TestServer } from '../../testing/test-server';
+import { callCommand, codeOf } from '../../testing/command-forms';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -9,19 +10,10 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const codeOf = (r: HttpResponse) => r.json?.value?.code as string | undefined;
-
-function get(name: string, params: Record<string, unknown>): Promise<HttpResponse> {
-  const query = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]));
-  return http(server.url, `/api/v3/command/${name}?${query}`, { auth: server.adminAuth });
-}
-function pipe(name: string, params: Record<string, unknown>): Promise<HttpResponse> {
-  return http(server.url, '/api/v3/pipeline', {
-    auth: server.adminAuth,
-    type: 'application/json',
-    body: JSON.stringify({ pipeline: [{ [name]: params }] }),
-  });
-}
+const get = (name: string, params: Record<string, unknown>) =>
+  callCommand('GET', server.url, name, params, server.adminAuth);
+const pipe = (name: string, params: Record<string, unknown>) =>
+  callCommand('pipeline', server.url, name, params, server.adminAuth);
 const forms = [
   ['GET', get],
   ['pipeline', pipe],

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, type HttpResponse } from '../../testing/http-client';
+import { http } from '../../testing/http-client';
 import { startTestServer, type TestServer } from '../../testing/test-server';
+import { callCommand, codeOf } from '../../testing/command-forms';
 
 /**
  * Real users in the database: ann (group sales, tenant acme), ben (group ops, tenant globex), and the admin.
@@ -52,17 +53,10 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-function get(name: string, params: Record<string, string>, auth: string): Promise<HttpResponse> {
-  return http(server.url, `/api/v3/command/${name}?${new URLSearchParams(params)}`, { auth });
-}
-function pipe(name: string, params: Record<string, unknown>, auth: string): Promise<HttpResponse> {
-  return http(server.url, '/api/v3/pipeline', {
-    auth,
-    type: 'application/json',
-    body: JSON.stringify({ pipeline: [{ [name]: params }] }),
-  });
-}
-const codeOf = (r: HttpResponse) => r.json?.value?.code as string | undefined;
+const get = (name: string, params: Record<string, unknown>, auth: string) =>
+  callCommand('GET', server.url, name, params, auth);
+const pipe = (name: string, params: Record<string, unknown>, auth: string) =>
+  callCommand('pipeline', server.url, name, params, auth);
 const annMayRead = (key: string) =>
   key.startsWith('global/') ||
   key.startsWith(`user/${ids.ann}/`) ||
