@@ -95,8 +95,9 @@ describe('matchesKeyPattern', () => {
     expect(pattern.matches(key)).toBe(false);
     const start = performance.now();
     for (let i = 0; i < 1000; i++) pattern.matches(key);
-    // Quadratic matching takes about 0.4-0.7 ms per call here; linear matching well under 0.1 ms.
-    expect((performance.now() - start) / 1000).toBeLessThan(0.1);
+    // Quadratic matching takes about 0.4-0.7 ms per call here; linear matching about 0.02 ms. The bound
+    // leaves room for a loaded machine and still tells the two apart.
+    expect((performance.now() - start) / 1000).toBeLessThan(0.25);
   });
 });
 
