@@ -1,6 +1,6 @@
 /** `@instance`: facts about the running service (its profiles), filled in by the server. */
 import type { PelUtility } from '../types';
-import { type UtilitySpec, toUtility } from './support';
+import { type UtilitySpec, text, toUtility } from './support';
 
 export interface PelInstanceInfo {
   profiles: readonly string[];
@@ -14,6 +14,7 @@ export function createInstanceUtility(info: PelInstanceInfo): PelUtility {
     doc: '',
     functions: {
       profiles: { signature: '', doc: '', fn: () => [...info.profiles] },
+      hasProfile: { signature: '', doc: '', fn: (...a) => info.profiles.includes(text('hasProfile', a, 0)) },
       name: { signature: '', doc: '', fn: () => info.name ?? null },
     },
   });
@@ -25,6 +26,7 @@ export const instanceUtilityDocs: UtilitySpec = {
   serverProvided: true,
   functions: {
     profiles: { signature: 'profiles()', doc: "The active profiles, e.g. {'test'}.", fn: () => null },
+    hasProfile: { signature: 'hasProfile(name)', doc: 'True when the profile is active.', fn: () => null },
     name: { signature: 'name()', doc: 'The instance name.', fn: () => null },
   },
 };

@@ -10,6 +10,12 @@ export interface PelUserInfo {
   uuid?: string | null;
   roles?: readonly string[];
   groups?: readonly string[];
+  tenants?: readonly string[];
+  /** Who actually signed in, when a RunAs switched identity. */
+  actingUsername?: string | null;
+  isAdmin?: boolean;
+  /** The server's permission rule (`*` grants, admins); without it, a permission is a role held. */
+  hasPermission?: (permission: string) => boolean;
 }
 
 /** The `@user` functions over one user (or none: anonymous runs), for `options.utilities.user`. */
@@ -30,7 +36,25 @@ export function createUserUtility(user: PelUserInfo | null): PelUtility {
       uuid: { signature: '', doc: '', fn: () => user?.uuid ?? null },
       roles: { signature: '', doc: '', fn: () => [...(user?.roles ?? [])] },
       groups: { signature: '', doc: '', fn: () => [...(user?.groups ?? [])] },
+      tenants: { signature: '', doc: '', fn: () => [...(user?.tenants ?? [])] },
       hasRole: { signature: '', doc: '', fn: (...a) => (user?.roles ?? []).includes(text('hasRole', a, 0)) },
+      hasPermission: {
+        signature: '',
+        doc: '',
+        fn: (...a) => {
+          const permission = text('hasPermission', a, 0);
+          if (!user) return false;
+          return user.hasPermission
+            ? user.hasPermission(permission)
+            : (user.roles ?? []).includes(permission);
+        },
+      },
+      isAdmin: { signature: '', doc: '', fn: () => user?.isAdmin === true },
+      actingUsername: {
+        signature: '',
+        doc: '',
+        fn: () => (user ? (user.actingUsername ?? user.username) : null),
+      },
       isAuthenticated: { signature: '', doc: '', fn: () => user !== null },
     },
   });
@@ -57,7 +81,19 @@ export const userUtilityDocs: UtilitySpec = {
     uuid: { signature: 'uuid()', doc: 'The user id.', fn: () => null },
     roles: { signature: 'roles()', doc: 'The role names.', fn: () => null },
     groups: { signature: 'groups()', doc: 'The group names.', fn: () => null },
+    tenants: { signature: 'tenants()', doc: 'The tenant ids.', fn: () => null },
     hasRole: { signature: 'hasRole(role)', doc: 'True when the user has the role.', fn: () => null },
+    hasPermission: {
+      signature: 'hasPermission(permission)',
+      doc: "True when the user holds the permission, counting `*` grants and admins (e.g. 'CAN_PIPE_property.list').",
+      fn: () => null,
+    },
+    isAdmin: { signature: 'isAdmin()', doc: 'True for administrators.', fn: () => null },
+    actingUsername: {
+      signature: 'actingUsername()',
+      doc: 'Who actually signed in, when a RunAs switched identity; else the username.',
+      fn: () => null,
+    },
     isAuthenticated: { signature: 'isAuthenticated()', doc: 'False for anonymous runs.', fn: () => null },
   },
 };
