@@ -1,9 +1,8 @@
 // Brute-force protection over HTTP: slowed, then locked for every way of getting in.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { http } from '../testing/http-client';
-import { type IamTestServer, basic, startIamTestServer } from '../iam/test-iam';
+import { type IamTestServer, basic, startIamTestServer, tokenRequest } from '../iam/test-iam';
 
-const TOKEN = '/auth/realms/pipework/protocol/openid-connect/token';
 let server: IamTestServer;
 let clock = Date.now();
 const waits: number[] = [];
@@ -20,10 +19,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const login = (username: string, password: string) =>
-  http(server.url, TOKEN, {
-    type: 'application/x-www-form-urlencoded',
-    body: new URLSearchParams({ grant_type: 'password', client_id: 'cli', username, password }).toString(),
-  });
+  tokenRequest(server, { grant_type: 'password', client_id: 'cli', username, password });
 const call = (auth: string) => http(server.url, '/api/v3/command/datetime', { auth });
 
 describe('brute-force protection', () => {
@@ -52,13 +48,10 @@ describe('brute-force protection', () => {
     expect(token.headers.get('retry-after')).toBeTruthy();
     expect((await call(`Bearer ${before.access_token}`)).status).toBe(429);
     expect((await call(`Refresh ${before.refresh_token}`)).status).toBe(429);
-    const refreshed = await http(server.url, TOKEN, {
-      type: 'application/x-www-form-urlencoded',
-      body: new URLSearchParams({
-        grant_type: 'refresh_token',
-        client_id: 'cli',
-        refresh_token: before.refresh_token,
-      }).toString(),
+    const refreshed = await tokenRequest(server, {
+      grant_type: 'refresh_token',
+      client_id: 'cli',
+      refresh_token: before.refresh_token,
     });
     expect(refreshed.status).toBe(429);
     expect((await call(`${server.adminAuth}, RunAs dana`)).status).toBe(429);
@@ -72,13 +65,10 @@ describe('brute-force protection', () => {
     const before = (await login('gia', 'gia-pw')).json;
     for (let i = 0; i < 4; i++) await call(basic('gia', 'bad'));
     const refresh = () =>
-      http(server.url, TOKEN, {
-        type: 'application/x-www-form-urlencoded',
-        body: new URLSearchParams({
-          grant_type: 'refresh_token',
-          client_id: 'cli',
-          refresh_token: before.refresh_token,
-        }).toString(),
+      tokenRequest(server, {
+        grant_type: 'refresh_token',
+        client_id: 'cli',
+        refresh_token: before.refresh_token,
       });
     const locked = await refresh();
     expect(locked.status).toBe(429);

@@ -2,26 +2,13 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { http } from '../testing/http-client';
-import { type IamTestServer, startIamTestServer } from '../iam/test-iam';
+import { type IamTestServer, serversClosedAfterEach, tokenRequest } from '../iam/test-iam';
 
-const TOKEN = '/auth/realms/pipework/protocol/openid-connect/token';
-const servers: IamTestServer[] = [];
-afterEach(async () => {
-  while (servers.length) await servers.pop()!.close();
-});
-
-async function start(databaseFile?: string) {
-  const server = await startIamTestServer({ databaseFile });
-  servers.push(server);
-  return server;
-}
-const form = (server: IamTestServer, fields: Record<string, string>) =>
-  http(server.url, TOKEN, {
-    type: 'application/x-www-form-urlencoded',
-    body: new URLSearchParams(fields).toString(),
-  });
+const startServer = serversClosedAfterEach();
+const start = (databaseFile?: string) => startServer({ databaseFile });
+const form = tokenRequest;
 const login = (server: IamTestServer) =>
   form(server, { grant_type: 'password', client_id: 'workbench', username: 'carol', password: 'carol-pw' });
 const refresh = (server: IamTestServer, token: string, client = 'workbench') =>
@@ -58,7 +45,7 @@ describe('refresh tokens', () => {
     const other = (await login(server)).json;
     expect((await call(server, `Bearer ${other.access_token}`)).status).toBe(200);
 
-    await servers.pop()!.close();
+    await server.close();
     const restarted = await start(databaseFile);
     expect((await call(restarted, `Bearer ${second.access_token}`)).status).toBe(401);
     expect((await refresh(restarted, second.refresh_token)).json.error).toBe('invalid_grant');
@@ -71,7 +58,7 @@ describe('refresh tokens', () => {
     await server.iam.createUser({ username: 'carol', password: 'carol-pw' });
     const first = (await login(server)).json;
     const second = (await refresh(server, first.refresh_token)).json;
-    await servers.pop()!.close();
+    await server.close();
     const restarted = await start(databaseFile);
     expect((await refresh(restarted, first.refresh_token)).status).toBe(400);
     expect((await refresh(restarted, second.refresh_token)).status).toBe(400);

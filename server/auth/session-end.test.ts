@@ -2,26 +2,12 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { http } from '../testing/http-client';
-import { type IamTestServer, basic, startIamTestServer } from '../iam/test-iam';
+import { type IamTestServer, basic, serversClosedAfterEach, tokenRequest } from '../iam/test-iam';
 
-const TOKEN = '/auth/realms/pipework/protocol/openid-connect/token';
-const servers: IamTestServer[] = [];
-afterEach(async () => {
-  while (servers.length) await servers.pop()!.close();
-});
-
-async function start(options: Parameters<typeof startIamTestServer>[0] = {}) {
-  const server = await startIamTestServer(options);
-  servers.push(server);
-  return server;
-}
-const form = (server: IamTestServer, fields: Record<string, string>) =>
-  http(server.url, TOKEN, {
-    type: 'application/x-www-form-urlencoded',
-    body: new URLSearchParams(fields).toString(),
-  });
+const start = serversClosedAfterEach();
+const form = tokenRequest;
 const login = (server: IamTestServer, username: string, password: string) =>
   form(server, { grant_type: 'password', client_id: 'cli', username, password });
 const refresh = (server: IamTestServer, token: string) =>
@@ -105,7 +91,7 @@ describe('a session’s end bounds its access tokens', () => {
       body: new URLSearchParams({ refresh_token: tokens.refresh_token }).toString(),
     });
     expect(out.status).toBe(204);
-    await servers.pop()!.close();
+    await server.close();
     clock += 62_000; // the session ended 2 s ago: its last access token is within the 5 s tolerance
     const restarted = await start(options);
     const r = await call(restarted, `Bearer ${tokens.access_token}`);

@@ -3,12 +3,12 @@ import { SignJWT, UnsecuredJWT, decodeProtectedHeader, exportJWK } from 'jose';
 import { createSecretKey, generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { http } from '../testing/http-client';
-import { type IamTestServer, startIamTestServer } from '../iam/test-iam';
+import { type IamTestServer, startIamTestServer, TOKEN_PATH, tokenRequest } from '../iam/test-iam';
 import { loadOrCreateSigningKey } from './signing-keys';
 
 let server: IamTestServer;
 let clock = Date.now();
-const TOKEN = '/auth/realms/pipework/protocol/openid-connect/token';
+const TOKEN = TOKEN_PATH;
 
 beforeAll(async () => {
   server = await startIamTestServer({ now: () => clock });
@@ -16,13 +16,8 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-function form(fields: Record<string, string>, path = TOKEN, headers: Record<string, string> = {}) {
-  return http(server.url, path, {
-    type: 'application/x-www-form-urlencoded',
-    body: new URLSearchParams(fields).toString(),
-    headers,
-  });
-}
+const form = (fields: Record<string, string>, path = TOKEN, headers: Record<string, string> = {}) =>
+  tokenRequest(server, fields, path, headers);
 const login = (username = 'bob', password = 'bob-pw', client = 'cli') =>
   form({ grant_type: 'password', client_id: client, username, password, scope: 'openid' });
 const whoAmI = (auth: string) =>

@@ -1,19 +1,17 @@
 /** Test fixtures of the IAM module: an IAM on an in-memory database, and the real app with a test-speed IAM. */
-import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createApp } from '../app';
-import { type ServerConfig, loadConfig } from '../config';
-import { closeServices, createServices } from '../create-services';
+import { afterEach } from 'vitest';
+import type { ServerConfig } from '../config';
 import { type SqliteDatabase, openDatabase } from '../db';
 import { silentLogger } from '../logging/logger';
-import type { ServerServices } from '../services';
+import { http, type HttpResponse } from '../testing/http-client';
+import { basicAuth, startTestServer, TEST_ADMIN_PASSWORD, type TestServer } from '../testing/test-server';
+
+export { TEST_ADMIN_PASSWORD };
 import { type IamOptions, type IamService, createIamService } from './iam-service';
 import { TEST_HASH_COST } from './password-hasher';
-
-export const TEST_ADMIN_PASSWORD = 'admin-test-password';
 
 export function testConfig(overrides: Partial<ServerConfig> = {}): ServerConfig {
   const dataDir = overrides.dataDir ?? mkdtempSync(join(tmpdir(), 'pipework-iam-'));
@@ -58,50 +56,65 @@ export function createTestIam(
   return { iam, db, config };
 }
 
-export function basic(username: string, password: string): string {
-  return `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
+/** `Authorization: Basic ...` for a username and password. */
+export const basic = basicAuth;
+
+/** The token endpoint of the default realm. */
+export const TOKEN_PATH = '/auth/realms/pipework/protocol/openid-connect/token';
+
+/** Posts a form to the token endpoint, as OAuth clients do. */
+export function tokenRequest(
+  server: { url: string },
+  fields: Record<string, string>,
+  path = TOKEN_PATH,
+  headers: Record<string, string> = {},
+): Promise<HttpResponse> {
+  return http(server.url, path, {
+    type: 'application/x-www-form-urlencoded',
+    body: new URLSearchParams(fields).toString(),
+    headers,
+  });
 }
 
-export interface IamTestServer {
-  url: string;
-  services: ServerServices;
+export interface IamTestServer extends TestServer {
   iam: IamService;
-  adminAuth: string;
-  close(): Promise<void>;
 }
 
 /**
- * The real app on a loopback port, with an IAM that hashes at test speed and the given policies (brute force,
- * token lifetimes, clock). Give `databaseFile` to start again on the same database (a restart).
+ * The real app on a loopback port, with an IAM that hashes at test speed, waits nothing when slowing
+ * logins, and follows the given policies (brute force, token lifetimes, clock). Give `databaseFile` to start
+ * again on the same database (a restart).
  */
 export async function startIamTestServer(
   options: IamOptions & { databaseFile?: string } = {},
 ): Promise<IamTestServer> {
   const { databaseFile, ...iamOptions } = options;
-  const dataDir = mkdtempSync(join(tmpdir(), 'pipework-auth-'));
-  const config = loadConfig({
-    PIPEWORK_DATA: dataDir,
-    PIPEWORK_ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
-    PORT: '0',
+  const server = await startTestServer({
+    databaseFile,
+    services: { iam: { sleep: async () => {}, ...iamOptions } },
   });
-  if (databaseFile) config.databaseFile = databaseFile;
-  const services = createServices(config, silentLogger(), {
-    iam: { passwordHashCost: TEST_HASH_COST, sleep: async () => {}, ...iamOptions },
+  return { ...server, iam: server.services.iam };
+}
+
+/** A `start` for test files whose tests each start their own servers: they are closed after each test. */
+export function serversClosedAfterEach(): (
+  options?: Parameters<typeof startIamTestServer>[0],
+) => Promise<IamTestServer> {
+  const servers: IamTestServer[] = [];
+  afterEach(async () => {
+    while (servers.length) await servers.pop()!.close();
   });
-  const { iam } = services;
-  const server = createApp(services, { webDist: join(dataDir, 'no-web') }).listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    services,
-    iam,
-    adminAuth: basic('admin', TEST_ADMIN_PASSWORD),
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      closeServices(services);
-      rmSync(dataDir, { recursive: true, force: true });
-    },
+  return async (options) => {
+    const server = await startIamTestServer(options);
+    // Closing one early (a restart) takes it off the list.
+    const tracked: IamTestServer = {
+      ...server,
+      close: async () => {
+        servers.splice(servers.indexOf(tracked), 1);
+        await server.close();
+      },
+    };
+    servers.push(tracked);
+    return tracked;
   };
 }

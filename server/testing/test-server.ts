@@ -33,6 +33,8 @@ export interface TestServerOptions {
   webDist?: string;
   /** Service options; by default passwords are hashed at the cheap test cost. */
   services?: ServiceOptions;
+  /** Start on an existing database file (a restart of an earlier test server). */
+  databaseFile?: string;
 }
 
 export function basicAuth(username: string, password: string): string {
@@ -47,6 +49,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     PORT: '0',
     ...options.env,
   });
+  if (options.databaseFile) config.databaseFile = options.databaseFile;
   const services = createServices(config, options.logger ?? silentLogger(), {
     ...options.services,
     iam: { passwordHashCost: TEST_HASH_COST, announce: () => {}, ...options.services?.iam },
