@@ -1,5 +1,6 @@
 /** The PEL error catalogue: every failure has a stable reason, a catalogue code and a position in the source. */
 import { type ErrorCode, PipeworkError, isPipeworkError } from '../errors';
+import { textPosition } from '../values/text-position';
 
 /** Each reason maps to one catalogue code and a message template (`{0}`, `{1}` are filled in). */
 export const PEL_REASONS = {
@@ -53,18 +54,7 @@ export interface Site {
 }
 
 /** Turns a 0-based offset into a 1-based line and column. */
-export function lineColumnOf(source: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let lineStart = 0;
-  const end = Math.min(offset, source.length);
-  for (let i = 0; i < end; i++) {
-    if (source.charCodeAt(i) === 10) {
-      line++;
-      lineStart = i + 1;
-    }
-  }
-  return { line, column: offset - lineStart + 1 };
-}
+export const lineColumnOf = textPosition;
 
 function fill(template: string, args: readonly unknown[]): string {
   return template.replace(/\{(\d)\}/g, (_, i: string) => String(args[Number(i)]));

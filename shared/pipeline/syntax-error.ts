@@ -1,5 +1,6 @@
 /** Builds PIPELINE_SYNTAX errors whose message and details both say where the fault is. */
 import { isPipeworkError, PipeworkError } from '../errors';
+import { textPosition } from '../values/text-position';
 import { tooDeepMessage } from './limits';
 import type { SourcePosition } from './model';
 
@@ -19,16 +20,7 @@ export function syntaxError(
 }
 
 /** The 1-based line and column of a character offset, counting '\n' as the line break. */
-export function positionAt(text: string, offset: number): SourcePosition {
-  let line = 1;
-  let lineStart = 0;
-  const end = Math.min(offset, text.length);
-  for (let i = text.indexOf('\n'); i !== -1 && i < end; i = text.indexOf('\n', i + 1)) {
-    line++;
-    lineStart = i + 1;
-  }
-  return { line, column: end - lineStart + 1 };
-}
+export const positionAt: (text: string, offset: number) => SourcePosition = textPosition;
 
 /** A short, printable quote of a name or token for messages. */
 export function quote(text: string, max = 40): string {
