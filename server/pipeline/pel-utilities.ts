@@ -1,6 +1,6 @@
-/** The `@name` utilities of expressions on the server: the isomorphic ones plus those that need the server. */
+/** The `@name` utilities only the server can fill in; PEL falls back to its own isomorphic ones for the rest. */
 import type { Principal } from '../../shared/auth';
-import { defaultUtilities, type PelUtilities } from '../../shared/pel';
+import type { PelUtilities } from '../../shared/pel';
 import { userUtilityFactory } from '../iam/user-utility';
 import { propertyUtilityFactory } from '../store/property-utility';
 import { instanceUtilityFactory } from './instance-utility';
@@ -18,7 +18,7 @@ const factories: readonly UtilityFactory[] = [
 
 export function utilitiesFor(services: ServerServices): (principal: Principal | null) => PelUtilities {
   return (principal) => {
-    const utilities: PelUtilities = { ...defaultUtilities };
+    const utilities: PelUtilities = {};
     for (const factory of factories) Object.assign(utilities, factory(principal, services));
     return utilities;
   };
