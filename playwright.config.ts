@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 
-export const E2E_PORT = 18181;
+/** Overridable so that two e2e runs (each with its own PIPEWORK_WEB_DIST build) can run side by side. */
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 18181);
 export const E2E_ADMIN_PASSWORD = 'e2e-admin-password';
 
 export default defineConfig({

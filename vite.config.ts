@@ -8,7 +8,7 @@ export default defineConfig({
   root: fileURLToPath(new URL('./web', import.meta.url)),
   plugins: [react()],
   build: {
-    outDir: fileURLToPath(new URL('./dist/web', import.meta.url)),
+    outDir: process.env.PIPEWORK_WEB_DIST ?? fileURLToPath(new URL('./dist/web', import.meta.url)),
     emptyOutDir: true,
     chunkSizeWarningLimit: 4096,
   },

@@ -17,6 +17,7 @@ import type { ServerServices } from './services';
 
 /** The built workbench: beside the sources (server/ → dist/web) or beside the bundle (dist/server/ → dist/web). */
 function defaultWebDist(): string {
+  if (process.env.PIPEWORK_WEB_DIST) return process.env.PIPEWORK_WEB_DIST;
   const fromSources = fileURLToPath(new URL('../dist/web', import.meta.url));
   return existsSync(fromSources) ? fromSources : fileURLToPath(new URL('../web', import.meta.url));
 }
