@@ -1,0 +1,111 @@
+/** The Monaco pipeline editor (loaded lazily through index.ts): schema and PEL checks, completion, Ctrl+Enter. */
+import Editor, { type OnMount } from '@monaco-editor/react';
+import type * as Monaco from 'monaco-editor';
+import { useEffect, useRef } from 'react';
+import { applyPipelineSchema, monaco } from './monaco-setup';
+import { trackPelMarkers } from './pel-markers';
+import { loadPipelineSchema } from './schema';
+import type { PipelineEditorHandle, PipelineEditorProps } from './types';
+
+const EDITOR_OPTIONS: Monaco.editor.IStandaloneEditorConstructionOptions = {
+  minimap: { enabled: false },
+  fontSize: 13,
+  tabSize: 2,
+  insertSpaces: true,
+  scrollBeyondLastLine: false,
+  automaticLayout: true,
+  quickSuggestions: { other: true, comments: false, strings: true },
+  suggestOnTriggerCharacters: true,
+  fixedOverflowWidgets: true,
+  'semanticHighlighting.enabled': false,
+};
+
+function handleOf(editor: Monaco.editor.IStandaloneCodeEditor): PipelineEditorHandle {
+  return {
+    revealPosition(line, column) {
+      editor.setPosition({ lineNumber: line, column });
+      editor.revealPositionInCenterIfOutsideViewport({ lineNumber: line, column });
+      editor.focus();
+    },
+    insertText(text) {
+      const selection = editor.getSelection();
+      if (!selection) return;
+      editor.pushUndoStop();
+      editor.executeEdits('insert', [{ range: selection, text, forceMoveMarkers: true }]);
+      editor.pushUndoStop();
+      editor.focus();
+    },
+    focus: () => editor.focus(),
+  };
+}
+
+/** Tracks the PEL markers of whichever model the editor shows (the path, hence the model, may change). */
+function followModel(editor: Monaco.editor.IStandaloneCodeEditor): Monaco.IDisposable {
+  let tracking: Monaco.IDisposable | null = null;
+  const track = () => {
+    tracking?.dispose();
+    const model = editor.getModel();
+    tracking = model ? trackPelMarkers(monaco, model) : null;
+  };
+  track();
+  const onModel = editor.onDidChangeModel(track);
+  return {
+    dispose() {
+      onModel.dispose();
+      tracking?.dispose();
+    },
+  };
+}
+
+export default function PipelineEditorView(props: PipelineEditorProps) {
+  const { value, onChange, language, schema, fetchSchema, height } = props;
+  const path = props.path ?? (language === 'json' ? 'pipeline.pi.json' : 'pipeline.pi.yaml');
+  const latest = useRef(props);
+  const disposables = useRef<Monaco.IDisposable[]>([]);
+
+  useEffect(() => {
+    latest.current = props;
+  });
+
+  useEffect(() => {
+    if (schema) {
+      applyPipelineSchema(schema);
+      return;
+    }
+    let live = true;
+    loadPipelineSchema(fetchSchema).then(
+      (loaded) => live && applyPipelineSchema(loaded),
+      (error: unknown) => console.warn(error),
+    );
+    return () => {
+      live = false;
+    };
+  }, [schema, fetchSchema]);
+
+  useEffect(() => () => disposables.current.splice(0).forEach((d) => d.dispose()), []);
+
+  const onMount: OnMount = (editor) => {
+    disposables.current.push(followModel(editor));
+    editor.addAction({
+      id: 'pipework.run',
+      label: 'Run pipeline',
+      keybindings: [monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter],
+      run: () => latest.current.onRun?.(),
+    });
+    latest.current.onEditorReady?.(handleOf(editor));
+  };
+
+  return (
+    <div className="pipeline-editor" data-testid="pipeline-editor" style={{ height: height ?? '100%' }}>
+      <Editor
+        value={value}
+        language={language}
+        path={path}
+        options={EDITOR_OPTIONS}
+        onMount={onMount}
+        onChange={(next) => onChange(next ?? '')}
+        loading={<p className="editor-loading">Loading the editor…</p>}
+      />
+    </div>
+  );
+}

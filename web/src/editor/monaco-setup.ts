@@ -1,0 +1,68 @@
+/**
+ * Loads Monaco from the bundle (never a CDN), with its web workers built by Vite, and configures the pipeline
+ * languages once: monaco-yaml and Monaco's JSON service with the pipeline schema, and the PEL checks on top.
+ * Imported only by the lazy editor components, so it lands in the editor's own chunk.
+ */
+import { loader } from '@monaco-editor/react';
+import * as monaco from 'monaco-editor/esm/vs/editor/edcore.main';
+import 'monaco-editor/esm/vs/language/json/monaco.contribution';
+import 'monaco-editor/esm/vs/basic-languages/monaco.contribution';
+import EditorWorker from 'monaco-editor/esm/vs/editor/editor.worker?worker';
+import JsonWorker from 'monaco-editor/esm/vs/language/json/json.worker?worker';
+import { configureMonacoYaml, type JSONSchema } from 'monaco-yaml';
+import { registerPelCompletion } from './pel-completion';
+import YamlWorker from './yaml.worker?worker';
+
+export type Monaco = typeof monaco;
+
+/** The model file names the pipeline schema applies to. */
+export const PIPELINE_YAML_FILES = ['*.pi.yaml', '*.pi.yml'];
+export const PIPELINE_JSON_FILES = ['*.pi.json'];
+const SCHEMA_URI = 'urn:pipework:pipeline.schema.json';
+
+self.MonacoEnvironment = {
+  getWorker(_workerId: string, label: string) {
+    if (label === 'yaml') return new YamlWorker();
+    if (label === 'json') return new JsonWorker();
+    return new EditorWorker();
+  },
+};
+
+loader.config({ monaco });
+// The e2e tests and the benchmark read markers through the same API the editor uses.
+(window as unknown as { monaco?: Monaco }).monaco = monaco;
+
+const monacoYaml = configureMonacoYaml(monaco, {
+  enableSchemaRequest: false,
+  validate: true,
+  completion: true,
+  hover: true,
+  format: { enable: true },
+  schemas: [],
+});
+monaco.languages.json.jsonDefaults.setDiagnosticsOptions({
+  validate: true,
+  allowComments: false,
+  enableSchemaRequest: false,
+  schemas: [],
+});
+registerPelCompletion(monaco);
+
+let appliedSchema: object | null = null;
+
+/** Applies the pipeline schema to YAML (`*.pi.yaml`) and JSON (`*.pi.json`) models; the same object only once. */
+export function applyPipelineSchema(schema: object): void {
+  if (schema === appliedSchema) return;
+  appliedSchema = schema;
+  monacoYaml.update({
+    schemas: [{ uri: SCHEMA_URI, fileMatch: PIPELINE_YAML_FILES, schema: schema as JSONSchema }],
+  });
+  monaco.languages.json.jsonDefaults.setDiagnosticsOptions({
+    validate: true,
+    allowComments: false,
+    enableSchemaRequest: false,
+    schemas: [{ uri: SCHEMA_URI, fileMatch: PIPELINE_JSON_FILES, schema }],
+  });
+}
+
+export { monaco };

@@ -1,0 +1,59 @@
+/** Completion inside `#{...}` of pipeline values: roots, declared vars, body fields, methods, utilities. */
+import type * as Monaco from 'monaco-editor';
+import { complete, type CompletionKind } from '../../../shared/pel/complete';
+import { positionInScalar, scalarAt } from './pel-locate';
+import { scopeOfPipeline } from './pel-scope';
+
+function kindOf(monaco: typeof Monaco, kind: CompletionKind): Monaco.languages.CompletionItemKind {
+  const k = monaco.languages.CompletionItemKind;
+  const kinds: Record<CompletionKind, Monaco.languages.CompletionItemKind> = {
+    root: k.Module,
+    variable: k.Variable,
+    field: k.Field,
+    method: k.Method,
+    utility: k.Class,
+    function: k.Function,
+    keyword: k.Keyword,
+  };
+  return kinds[kind];
+}
+
+function languageOf(model: Monaco.editor.ITextModel): 'yaml' | 'json' | null {
+  const id = model.getLanguageId();
+  return id === 'yaml' || id === 'json' ? id : null;
+}
+
+/** Registers the PEL completion provider for YAML and JSON models (once, at setup). */
+export function registerPelCompletion(monaco: typeof Monaco): void {
+  const provider: Monaco.languages.CompletionItemProvider = {
+    triggerCharacters: ['{', '.', '@', '#'],
+    provideCompletionItems(model, position) {
+      const language = languageOf(model);
+      if (!language) return { suggestions: [] };
+      const lines = model.getLinesContent();
+      const found = scalarAt(lines, language, { line: position.lineNumber, column: position.column });
+      if (!found) return { suggestions: [] };
+      const { scalar, offset } = found;
+      const scope = scopeOfPipeline(model.getValue(), language);
+      const result = complete(scalar.value, offset, scope, 'template');
+      if (result.items.length === 0) return { suggestions: [] };
+      const from = positionInScalar(scalar, result.from);
+      const to = positionInScalar(scalar, result.to);
+      const range = new monaco.Range(from.line, from.column, to.line, to.column);
+      return {
+        suggestions: result.items.map((item, index) => ({
+          label: { label: item.label, description: item.detail },
+          kind: kindOf(monaco, item.kind),
+          detail: item.detail,
+          documentation: item.documentation,
+          insertText: item.insertText,
+          filterText: item.label.replace(/^@/, ''),
+          sortText: String(index).padStart(4, '0'),
+          range,
+        })),
+      };
+    },
+  };
+  monaco.languages.registerCompletionItemProvider('yaml', provider);
+  monaco.languages.registerCompletionItemProvider('json', provider);
+}
