@@ -4,10 +4,16 @@ import type { ServerServices } from '../services';
 import { eventCommands } from './event';
 import { iamCommands } from './iam';
 import { propertyCommands } from './property';
+import { scriptCommands } from './script';
+import { sqlCommands } from './sql';
+import { testCommands } from './test';
 
 export const serverCommands: CommandDefinition<ServerServices>[] = [
   ...coreCommands,
   ...iamCommands,
   ...propertyCommands,
   ...eventCommands,
+  ...scriptCommands,
+  ...sqlCommands,
+  ...testCommands,
 ];

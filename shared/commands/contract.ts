@@ -30,6 +30,8 @@ export interface CommandContract {
   parameters: Record<string, JsonSchema>;
   /** Names of required parameters. */
   required?: string[];
+  /** Accepts parameters it does not declare: only for stand-ins, e.g. a test's mock of a command this server lacks. */
+  openParameters?: boolean;
   /** The parameter that `- name: value` sets. */
   defaultParameter?: string;
   /** Parameters whose values are passed on as written, not evaluated (e.g. an expression the command runs itself). */

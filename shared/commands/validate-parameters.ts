@@ -14,7 +14,7 @@ export function parameterObjectSchema(contract: CommandContract): JsonSchema {
     type: 'object',
     properties: { ...COMMON_PARAMETERS, ...contract.parameters },
     required: contract.required ?? [],
-    additionalProperties: false,
+    additionalProperties: contract.openParameters === true,
   };
 }
 

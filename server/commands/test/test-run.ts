@@ -1,0 +1,146 @@
+/** `test.run`: runs the test pipelines under `<app>/test/` (each in isolation) and reports each one's result. */
+import { defineCommand } from '../../../shared/commands';
+import { isPipeworkError } from '../../../shared/errors';
+import { parsePipeline, type PipelineScript } from '../../../shared/pipeline';
+import type { Property } from '../../../shared/property';
+import { executePipeline } from '../../pipeline/execute-pipeline';
+import type { ServerServices } from '../../services';
+import type { Principal } from '../../../shared/auth';
+import { TestRunRegistry } from './test-run-registry';
+import { WriteScope, appFolderOf, extraWritePatterns, guardedProperties } from './test-write-guard';
+
+export const DEFAULT_TEST_PATTERN = 'global/app/*/test/**';
+
+export type TestResult = 'passed' | 'failed' | 'error';
+
+export interface TestCaseReport {
+  name: string;
+  key: string;
+  result: TestResult;
+  durationMs: number;
+  message?: string;
+  line?: number;
+  column?: number;
+}
+
+/** `failed` counts the tests that did not pass: failed assertions and errors alike. */
+export interface TestReport {
+  total: number;
+  passed: number;
+  failed: number;
+  durationMs: number;
+  tests: TestCaseReport[];
+}
+
+function isTestPipeline(property: Property): boolean {
+  const type = property.type ?? 'text/plain';
+  return type.includes('type=pipeline') || type.includes('yaml');
+}
+
+/** The commands a test's `mock.command` steps name literally (so the test may call them before they exist). */
+function declaredMocks(script: PipelineScript): Set<string> {
+  const names = new Set<string>();
+  for (const step of script.steps) {
+    if (step.command !== 'mock.command') continue;
+    const name = step.params.command ?? step.defaultValue;
+    if (typeof name === 'string' && !name.includes('#{')) names.add(name);
+  }
+  return names;
+}
+
+/** Runs one test pipeline with its own mocks and a write guard on its app folder. */
+export async function runOneTest(
+  services: ServerServices,
+  principal: Principal | null,
+  property: Property,
+): Promise<TestCaseReport> {
+  const key = property.key.replace(/^\//, '');
+  const at = key.indexOf('/test/');
+  const name = at >= 0 ? key.slice(at + '/test/'.length) : key;
+  const started = Date.now();
+  const done = (result: TestResult, error?: unknown): TestCaseReport => {
+    const report: TestCaseReport = { name, key, result, durationMs: Date.now() - started };
+    if (error !== undefined) {
+      if (isPipeworkError(error)) {
+        report.message = `${error.code}: ${error.message}`;
+        if (typeof error.details.line === 'number') report.line = error.details.line;
+        if (typeof error.details.column === 'number') report.column = error.details.column;
+      } else {
+        report.message = `INTERNAL: ${error instanceof Error ? error.message : String(error)}`;
+      }
+    }
+    return report;
+  };
+  try {
+    const text = property.value ?? '';
+    const script = parsePipeline(text, (property.type ?? '').includes('json') ? 'json' : 'yaml');
+    const appFolder = appFolderOf(key) ?? key;
+    const scope = new WriteScope(appFolder, extraWritePatterns(script.headers.testWrites));
+    const view: ServerServices = {
+      ...services,
+      commands: new TestRunRegistry(services.commands, declaredMocks(script)),
+      properties: guardedProperties(services.properties, scope),
+    };
+    await executePipeline(view, script, { principal });
+    return done('passed');
+  } catch (error) {
+    const failed = isPipeworkError(error) && error.code === 'ASSERTION_FAILED';
+    return done(failed ? 'failed' : 'error', error);
+  }
+}
+
+/** Runs every test pipeline matching the pattern, one after the other, and sums them up. */
+export async function runTests(
+  services: ServerServices,
+  principal: Principal | null,
+  pattern: string,
+): Promise<TestReport> {
+  const started = Date.now();
+  const properties = (await services.properties.list(principal, pattern)).filter(
+    (p) => p.key.includes('/test/') && isTestPipeline(p),
+  );
+  const tests: TestCaseReport[] = [];
+  for (const property of properties) tests.push(await runOneTest(services, principal, property));
+  const passed = tests.filter((t) => t.result === 'passed').length;
+  return {
+    total: tests.length,
+    passed,
+    failed: tests.length - passed,
+    durationMs: Date.now() - started,
+    tests,
+  };
+}
+
+export const testRun = defineCommand<ServerServices>(
+  {
+    name: 'test.run',
+    summary:
+      "Runs an app's test pipelines (default global/app/*/test/**), each in isolation; returns a report.",
+    description:
+      'Every pipeline property whose key has a /test/ folder and matches `pattern` runs on its own, as the caller, ' +
+      'with its own mocks (mock.command) and able to change properties only inside its app folder (more with the ' +
+      'header testWrites: key patterns). The report: {total, passed, failed, durationMs, tests: [{name, key, ' +
+      "result: 'passed'|'failed'|'error', durationMs, message?, line?, column?}]}; failed counts failed and error. " +
+      'A failed test assertion is failed, any other error is error.',
+    parameters: {
+      pattern: {
+        type: 'string',
+        default: DEFAULT_TEST_PATTERN,
+        description: 'A key pattern for the tests, e.g. global/app/orders/test/**.',
+      },
+    },
+    defaultParameter: 'pattern',
+    input: 'any',
+    output: 'json',
+    examples: [
+      { title: "Run one app's tests", pipeline: 'pipeline:\n  - test.run: global/app/orders/test/**\n' },
+    ],
+  },
+  (ctx) => {
+    const pattern =
+      typeof ctx.params.pattern === 'string' && ctx.params.pattern !== ''
+        ? ctx.params.pattern
+        : DEFAULT_TEST_PATTERN;
+    return runTests(ctx.services, ctx.principal, pattern);
+  },
+);
