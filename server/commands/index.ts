@@ -4,8 +4,6 @@ import type { ServerServices } from '../services';
 import { eventCommands } from './event';
 import { iamCommands } from './iam';
 import { propertyCommands } from './property';
-import { scriptCommands } from './script';
-import { sqlCommands } from './sql';
 import { testCommands } from './test';
 
 export const serverCommands: CommandDefinition<ServerServices>[] = [
@@ -13,7 +11,5 @@ export const serverCommands: CommandDefinition<ServerServices>[] = [
   ...iamCommands,
   ...propertyCommands,
   ...eventCommands,
-  ...scriptCommands,
-  ...sqlCommands,
   ...testCommands,
 ];
