@@ -1,5 +1,6 @@
 /** The server's settings, read once from the environment with documented defaults. */
 import { resolve } from 'node:path';
+import { readSqlConfig, type SqlConfig } from './sql/datasource-config';
 
 export interface ServerConfig {
   host: string;
@@ -17,6 +18,8 @@ export interface ServerConfig {
   logLevel: string;
   /** Deployment profiles (`PIPEWORK_PROFILES=test,dev`), readable as `@instance.profiles()`. */
   profiles: string[];
+  /** SQL data sources for `sql.query` (PIPEWORK_DATASOURCE_<NAME>_URL) and their limits. */
+  sql?: SqlConfig;
   limits: {
     /** Buffered command input body. */
     commandBodyBytes: number;
@@ -55,6 +58,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       .split(',')
       .map((p) => p.trim())
       .filter((p) => p !== ''),
+    sql: readSqlConfig(env),
     limits: {
       commandBodyBytes: intFrom(env, 'PIPEWORK_MAX_COMMAND_BODY', 10 * MiB),
       pipelineBodyBytes: intFrom(env, 'PIPEWORK_MAX_PIPELINE_BODY', 1 * MiB),

@@ -6,6 +6,7 @@ import { openDatabase } from './db';
 import { createIamService, type IamOptions } from './iam';
 import type { Logger } from './logging/logger';
 import type { ServerServices } from './services';
+import { DataSources } from './sql/data-sources';
 import { createPropertyServices, startPropertyJobs } from './store/create-property-services';
 
 export interface ServiceOptions {
@@ -23,7 +24,17 @@ export function createServices(
   const iam = createIamService(db, config, logger, options.iam);
   const commands = new CommandRegistry<ServerServices>([...serverCommands, ...(options.extraCommands ?? [])]);
   const properties = createPropertyServices(db, iam, logger);
-  const services = { config, logger, db, iam, authenticator: iam.authenticator, commands, ...properties };
+  const dataSources = new DataSources(config.sql);
+  const services = {
+    config,
+    logger,
+    db,
+    iam,
+    authenticator: iam.authenticator,
+    commands,
+    ...properties,
+    dataSources,
+  };
   startPropertyJobs(services);
   return services;
 }
@@ -31,5 +42,6 @@ export function createServices(
 /** Stops background work and closes the database. */
 export function closeServices(services: ServerServices): void {
   services.propertyJobs.stop();
+  void services.dataSources.close();
   services.db.close();
 }

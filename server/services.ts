@@ -8,6 +8,7 @@ import type { Logger } from './logging/logger';
 import type { EventBus } from './events/event-bus';
 import type { PropertyJobs } from './store/create-property-services';
 import type { PropertyService } from './store/property-service';
+import type { DataSources } from './sql/data-sources';
 
 export interface ServerServices {
   config: ServerConfig;
@@ -19,4 +20,5 @@ export interface ServerServices {
   properties: PropertyService;
   events: EventBus;
   propertyJobs: PropertyJobs;
+  dataSources: DataSources;
 }

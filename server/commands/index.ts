@@ -4,6 +4,7 @@ import type { ServerServices } from '../services';
 import { eventCommands } from './event';
 import { iamCommands } from './iam';
 import { propertyCommands } from './property';
+import { sqlCommands } from './sql';
 import { testCommands } from './test';
 
 export const serverCommands: CommandDefinition<ServerServices>[] = [
@@ -11,5 +12,6 @@ export const serverCommands: CommandDefinition<ServerServices>[] = [
   ...iamCommands,
   ...propertyCommands,
   ...eventCommands,
+  ...sqlCommands,
   ...testCommands,
 ];

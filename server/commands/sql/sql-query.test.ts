@@ -1,0 +1,408 @@
+// sql.query against a real PostgreSQL on loopback and a real SQLite file, through HTTP and in pipelines.
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callCommand, codeOf, type CommandForm } from '../../testing/command-forms';
+import { http } from '../../testing/http-client';
+import { postgresMissingReason, startTestPostgres, type TestPostgres } from '../../testing/postgres';
+import { startTestServer, type TestServer } from '../../testing/test-server';
+
+const pgMissing = postgresMissingReason();
+if (pgMissing) console.warn(`sql.query PostgreSQL tests skipped: ${pgMissing}`);
+
+let postgres: TestPostgres | undefined;
+let server: TestServer;
+let dir: string;
+let liteFile: string;
+
+const pipeline = (yaml: string) =>
+  http(server.url, '/api/v3/pipeline', { body: yaml, type: 'application/yaml', auth: server.adminAuth });
+
+async function pgCount(sql: string): Promise<number> {
+  const client = new pg.Client(postgres!.url);
+  await client.connect();
+  try {
+    return Number((await client.query(sql)).rows[0].n);
+  } finally {
+    await client.end();
+  }
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'pipework-sql-'));
+  liteFile = join(dir, 'shop.db');
+  const lite = new Database(liteFile);
+  lite.exec(`CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT, price REAL, secret TEXT);
+    INSERT INTO items (name, price, secret) VALUES ('apple', 1.5, 'a'), ('pear', 2.25, 'b'), ('plum', 3, 'c');`);
+  lite.close();
+  const env: Record<string, string> = {
+    PIPEWORK_DATASOURCE_LITE_URL: `sqlite:${liteFile}`,
+    PIPEWORK_DATASOURCE_LITE_RW_URL: liteFile,
+    PIPEWORK_DATASOURCE_LITE_RW_WRITE: 'true',
+    PIPEWORK_SQL_MAX_ROWS: '100',
+    PIPEWORK_SQL_TIMEOUT_MILLIS: '1500',
+  };
+  if (!pgMissing) {
+    postgres = await startTestPostgres();
+    const client = new pg.Client(postgres.url);
+    await client.connect();
+    await client.query(`CREATE TABLE items (id serial PRIMARY KEY, name text, price numeric, born date, raw bytea);
+      INSERT INTO items (name, price, born, raw) VALUES ('apple', 1.5, '2024-02-29', '\\x0102'), ('pear', 2.25, NULL, NULL), ('plum', 3, NULL, NULL);`);
+    await client.end();
+    env.PIPEWORK_DATASOURCE_PG_URL = postgres.url;
+    env.PIPEWORK_DATASOURCE_PG_RW_URL = postgres.url;
+    env.PIPEWORK_DATASOURCE_PG_RW_WRITE = 'true';
+  }
+  server = await startTestServer({ env });
+}, 60_000);
+
+afterAll(async () => {
+  await server?.close();
+  postgres?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('sql.query on SQLite', () => {
+  it.each<CommandForm>(['GET', 'pipeline'])('returns rows as objects (%s), values bound', async (form) => {
+    const response = await callCommand(
+      form,
+      server.url,
+      'sql.query',
+      { datasource: 'lite', query: 'SELECT name, price FROM items WHERE price > ? ORDER BY id', params: [2] },
+      server.adminAuth,
+    );
+    expect(response.status).toBe(200);
+    expect(response.json).toEqual([
+      { name: 'pear', price: 2.25 },
+      { name: 'plum', price: 3 },
+    ]);
+  });
+
+  it('takes values from PEL as bound parameters, named or positional, and writes to output', async () => {
+    const response = await pipeline(`vars:
+  wanted: pear
+pipeline:
+  - sql.query:
+      datasource: LITE
+      query: "SELECT id, name FROM items WHERE name = :name"
+      params:
+        name: "#{vars.wanted}"
+      output: "#{vars.rows}"
+  - set.body: "#{vars.rows[0].id}"
+`);
+    expect(response.status).toBe(200);
+    expect(response.json).toBe(2);
+  });
+
+  it('treats SQL in a parameter as a value: injection does nothing', async () => {
+    const hostile = "x' OR '1'='1'; DROP TABLE items; --";
+    const response = await pipeline(`vars:
+  name: ${JSON.stringify(hostile)}
+pipeline:
+  - sql.query:
+      datasource: lite_rw
+      query: "SELECT * FROM items WHERE name = ?"
+      params: ["#{vars.name}"]
+`);
+    expect(response.status).toBe(200);
+    expect(response.json).toEqual([]);
+    const lite = new Database(liteFile, { readonly: true });
+    expect(lite.prepare('SELECT count(*) AS n FROM items').get()).toEqual({ n: 3 });
+    lite.close();
+  });
+
+  it('refuses a write on a read-only source, and a second statement in one query', async () => {
+    const write = await callCommand(
+      'GET',
+      server.url,
+      'sql.query',
+      { datasource: 'lite', query: "DELETE FROM items WHERE name = 'apple'" },
+      server.adminAuth,
+    );
+    expect(write.status).toBe(403);
+    expect(codeOf(write)).toBe('FORBIDDEN');
+    expect(write.json.value.message).toContain('PIPEWORK_DATASOURCE_LITE_WRITE=true');
+    const two = await callCommand(
+      'GET',
+      server.url,
+      'sql.query',
+      { datasource: 'lite_rw', query: 'SELECT 1; DELETE FROM items' },
+      server.adminAuth,
+    );
+    expect(two.status).toBe(400);
+    const lite = new Database(liteFile, { readonly: true });
+    expect(lite.prepare('SELECT count(*) AS n FROM items').get()).toEqual({ n: 3 });
+    lite.close();
+  });
+
+  it('refuses ATTACH (another file) and VACUUM INTO on every source', async () => {
+    for (const query of [`ATTACH '${liteFile}' AS other`, `VACUUM INTO '${join(dir, 'copy.db')}'`]) {
+      const response = await callCommand(
+        'GET',
+        server.url,
+        'sql.query',
+        { datasource: 'lite_rw', query },
+        server.adminAuth,
+      );
+      expect(response.status, query).toBe(403);
+    }
+  });
+
+  it('writes on a source that allows them', async () => {
+    const response = await callCommand(
+      'pipeline',
+      server.url,
+      'sql.query',
+      { datasource: 'lite_rw', query: 'UPDATE items SET price = ? WHERE name = ?', params: [9, 'plum'] },
+      server.adminAuth,
+    );
+    expect(response.json).toEqual([{ changes: 1 }]);
+  });
+
+  it('answers the row limit and the time limit with LIMIT_EXCEEDED, and keeps serving', async () => {
+    const many = await callCommand(
+      'GET',
+      server.url,
+      'sql.query',
+      {
+        datasource: 'lite',
+        query: 'WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT x FROM n',
+      },
+      server.adminAuth,
+    );
+    expect(codeOf(many)).toBe('LIMIT_EXCEEDED');
+    const started = Date.now();
+    const slow = callCommand(
+      'GET',
+      server.url,
+      'sql.query',
+      {
+        datasource: 'lite',
+        query: 'WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT count(*) FROM n',
+      },
+      server.adminAuth,
+    );
+    // The server is not held up while the query runs.
+    const health = await http(server.url, '/healthz');
+    expect(health.status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(1000);
+    const slowResponse = await slow;
+    expect(codeOf(slowResponse)).toBe('LIMIT_EXCEEDED');
+    expect(Date.now() - started).toBeLessThan(5000);
+    const after = await callCommand(
+      'GET',
+      server.url,
+      'sql.query',
+      { datasource: 'lite', query: 'SELECT count(*) AS n FROM items' },
+      server.adminAuth,
+    );
+    expect(after.json).toEqual([{ n: 3 }]);
+  });
+
+  it('offers the rows as lists, with the column names apart', async () => {
+    const response = await callCommand(
+      'GET',
+      server.url,
+      'sql.query',
+      { datasource: 'lite', query: 'SELECT id, name FROM items ORDER BY id LIMIT 2', columnName: 'columns' },
+      server.adminAuth,
+    );
+    expect(response.json).toEqual({
+      data: [
+        [1, 'apple'],
+        [2, 'pear'],
+      ],
+      columns: ['id', 'name'],
+    });
+  });
+});
+
+describe('sql.query errors', () => {
+  it('names an unknown data source and how to configure it', async () => {
+    const response = await callCommand(
+      'GET',
+      server.url,
+      'sql.query',
+      { datasource: 'nope', query: 'SELECT 1' },
+      server.adminAuth,
+    );
+    expect(response.status).toBe(404);
+    expect(codeOf(response)).toBe('NOT_FOUND');
+    expect(response.json.value.message).toContain('PIPEWORK_DATASOURCE_NOPE_URL');
+  });
+
+  it('never offers the server’s own database as the default source', async () => {
+    const response = await callCommand(
+      'GET',
+      server.url,
+      'sql.query',
+      { query: 'SELECT 1' },
+      server.adminAuth,
+    );
+    expect(codeOf(response)).toBe('NOT_FOUND');
+    expect(response.json.value.message).toContain("'hub'");
+  });
+
+  it('answers a SQL error as BAD_REQUEST with the database’s message', async () => {
+    const response = await callCommand(
+      'GET',
+      server.url,
+      'sql.query',
+      { datasource: 'lite', query: 'SELECT * FROM missing_table' },
+      server.adminAuth,
+    );
+    expect(response.status).toBe(400);
+    expect(response.json.value.message).toContain('no such table');
+  });
+
+  it('needs the CAN_PIPE_sql.query permission', async () => {
+    await server.services.iam.createUser({ username: 'sqlless', password: 'sqlless-pass-1' });
+    const response = await callCommand(
+      'GET',
+      server.url,
+      'sql.query',
+      { datasource: 'lite', query: 'SELECT 1' },
+      server.basicAuth('sqlless', 'sqlless-pass-1'),
+    );
+    expect(response.status).toBe(403);
+  });
+});
+
+describe.skipIf(pgMissing !== undefined)('sql.query on PostgreSQL', () => {
+  it.each<CommandForm>(['GET', 'pipeline'])('returns rows as objects (%s), positional values bound', async (form) => {
+    const response = await callCommand(
+      form,
+      server.url,
+      'sql.query',
+      {
+        datasource: 'pg',
+        query: 'SELECT name, born, raw FROM items WHERE price < $1 ORDER BY id',
+        params: [2],
+      },
+      server.adminAuth,
+    );
+    expect(response.status).toBe(200);
+    expect(response.json).toEqual([
+      { name: 'apple', born: expect.stringMatching(/^2024-02-2[89]T/), raw: 'AQI=' },
+    ]);
+  });
+
+  it('binds named parameters, leaving casts, strings and comments alone', async () => {
+    const response = await pipeline(`pipeline:
+  - sql.query:
+      datasource: pg
+      query: "SELECT name, ':skip' AS text, price::text AS p FROM items /* :no */ WHERE name = :name OR name = :other ORDER BY id -- :x"
+      params: { name: plum, other: pear }
+`);
+    expect(response.status).toBe(200);
+    expect(response.json).toEqual([
+      { name: 'pear', text: ':skip', p: '2.25' },
+      { name: 'plum', text: ':skip', p: '3' },
+    ]);
+  });
+
+  it('treats SQL in a parameter as a value: injection does nothing', async () => {
+    const response = await pipeline(`vars:
+  name: "x'; DELETE FROM items; --"
+pipeline:
+  - sql.query:
+      datasource: pg_rw
+      query: "SELECT * FROM items WHERE name = $1"
+      params: ["#{vars.name}"]
+`);
+    expect(response.status).toBe(200);
+    expect(response.json).toEqual([]);
+    expect(await pgCount('SELECT count(*) AS n FROM items')).toBe(3);
+  });
+
+  it('refuses writes on a read-only source, however they are dressed', async () => {
+    for (const query of [
+      "DELETE FROM items WHERE name = 'apple'",
+      'WITH gone AS (DELETE FROM items RETURNING *) SELECT * FROM gone',
+      'COMMIT; DELETE FROM items',
+      'CREATE TABLE evil (x int)',
+    ]) {
+      const response = await callCommand(
+        'GET',
+        server.url,
+        'sql.query',
+        { datasource: 'pg', query },
+        server.adminAuth,
+      );
+      expect(response.status, query).toBeGreaterThanOrEqual(400);
+    }
+    // A session setting does not outlive its query.
+    await callCommand(
+      'GET',
+      server.url,
+      'sql.query',
+      { datasource: 'pg', query: 'SET default_transaction_read_only = off' },
+      server.adminAuth,
+    );
+    const after = await callCommand(
+      'GET',
+      server.url,
+      'sql.query',
+      { datasource: 'pg', query: 'DELETE FROM items' },
+      server.adminAuth,
+    );
+    expect(codeOf(after)).toBe('FORBIDDEN');
+    expect(await pgCount('SELECT count(*) AS n FROM items')).toBe(3);
+    expect(await pgCount("SELECT count(*) AS n FROM pg_tables WHERE tablename = 'evil'")).toBe(0);
+  });
+
+  it('writes on a source that allows them', async () => {
+    const response = await callCommand(
+      'pipeline',
+      server.url,
+      'sql.query',
+      {
+        datasource: 'pg_rw',
+        query: 'INSERT INTO items (name, price) VALUES ($1, $2) RETURNING name',
+        params: ['fig', 4],
+      },
+      server.adminAuth,
+    );
+    expect(response.json).toEqual([{ name: 'fig' }]);
+    await callCommand(
+      'GET',
+      server.url,
+      'sql.query',
+      { datasource: 'pg_rw', query: "DELETE FROM items WHERE name = 'fig'" },
+      server.adminAuth,
+    );
+    expect(await pgCount('SELECT count(*) AS n FROM items')).toBe(3);
+  });
+
+  it('stops at the row limit and the statement timeout, and keeps serving', async () => {
+    const many = await callCommand(
+      'GET',
+      server.url,
+      'sql.query',
+      { datasource: 'pg', query: 'SELECT generate_series(1, 1000000) AS n' },
+      server.adminAuth,
+    );
+    expect(codeOf(many)).toBe('LIMIT_EXCEEDED');
+    const started = Date.now();
+    const slow = await callCommand(
+      'GET',
+      server.url,
+      'sql.query',
+      { datasource: 'pg', query: 'SELECT pg_sleep(10)' },
+      server.adminAuth,
+    );
+    expect(codeOf(slow)).toBe('LIMIT_EXCEEDED');
+    expect(Date.now() - started).toBeLessThan(5000);
+    const after = await callCommand(
+      'GET',
+      server.url,
+      'sql.query',
+      { datasource: 'pg', query: 'SELECT count(*)::int AS n FROM items' },
+      server.adminAuth,
+    );
+    expect(after.json).toEqual([{ n: 3 }]);
+  });
+});

@@ -1,0 +1,22 @@
+/** What `sql.query` needs of a data source, whatever the database behind it. */
+import type { DataSourceConfig } from './datasource-config';
+
+/** Bound parameters: a list (positional: `$1` / `?`) or a map (named: `:name`). */
+export type SqlParams = unknown[] | Record<string, unknown>;
+
+export interface QueryLimits {
+  maxRows: number;
+  timeoutMillis: number;
+}
+
+/** Rows as value lists in column order, so both answer shapes (objects or lists) can be built. */
+export interface QueryResult {
+  columns: string[];
+  rows: unknown[][];
+}
+
+export interface DataSource {
+  readonly config: DataSourceConfig;
+  query(sql: string, params: SqlParams, limits: QueryLimits): Promise<QueryResult>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,83 @@
+/**
+ * Named SQL data sources from the environment: `PIPEWORK_DATASOURCE_<NAME>_URL` (a postgres:// URL, or a
+ * SQLite file as `sqlite:<path>` or a plain path) and `PIPEWORK_DATASOURCE_<NAME>_WRITE=true` to allow
+ * writes; `PIPEWORK_SQL_MAX_ROWS` and `PIPEWORK_SQL_TIMEOUT_MILLIS` bound every query.
+ */
+import { resolve } from 'node:path';
+
+export type DataSourceKind = 'postgres' | 'sqlite';
+
+export interface DataSourceConfig {
+  /** Lower case, as `sql.query` names it (`PIPEWORK_DATASOURCE_REPORTS_URL` → `reports`). */
+  name: string;
+  kind: DataSourceKind;
+  /** The PostgreSQL connection URL, or the absolute path of the SQLite file. */
+  location: string;
+  /** Writes are refused unless this is true. */
+  writable: boolean;
+}
+
+export interface SqlConfig {
+  dataSources: Record<string, DataSourceConfig>;
+  /** Rows one query may return; more is an error (LIMIT_EXCEEDED). */
+  maxRows: number;
+  /** Wall time of one statement. */
+  timeoutMillis: number;
+}
+
+const ENTRY = /^PIPEWORK_DATASOURCE_([A-Z0-9_]+?)_(URL|WRITE)$/;
+
+function locate(name: string, url: string): { kind: DataSourceKind; location: string } {
+  if (/^postgres(ql)?:\/\//i.test(url)) return { kind: 'postgres', location: url };
+  if (/^sqlite:/i.test(url)) {
+    const path = url.replace(/^sqlite:(\/\/(?=\/))?/i, '');
+    if (path === '') throw new Error(`PIPEWORK_DATASOURCE_${name}_URL: 'sqlite:' needs a file path`);
+    return { kind: 'sqlite', location: resolve(path) };
+  }
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) {
+    throw new Error(
+      `PIPEWORK_DATASOURCE_${name}_URL: only postgres:// URLs and SQLite files (sqlite:<path>) are supported`,
+    );
+  }
+  return { kind: 'sqlite', location: resolve(url) };
+}
+
+function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive integer, got '${raw}'`);
+  return n;
+}
+
+/** Reads every data source of the environment; a WRITE without a URL is a configuration error. */
+export function readSqlConfig(env: NodeJS.ProcessEnv): SqlConfig {
+  const urls = new Map<string, string>();
+  const writes = new Map<string, string>();
+  for (const [key, value] of Object.entries(env)) {
+    const match = ENTRY.exec(key);
+    if (!match || value === undefined) continue;
+    (match[2] === 'URL' ? urls : writes).set(match[1]!, value);
+  }
+  const dataSources: Record<string, DataSourceConfig> = {};
+  for (const [name, url] of urls) {
+    if (url.trim() === '') continue;
+    const write = (writes.get(name) ?? '').trim().toLowerCase();
+    if (write !== '' && write !== 'true' && write !== 'false') {
+      throw new Error(`PIPEWORK_DATASOURCE_${name}_WRITE must be true or false, got '${write}'`);
+    }
+    dataSources[name.toLowerCase()] = {
+      name: name.toLowerCase(),
+      ...locate(name, url.trim()),
+      writable: write === 'true',
+    };
+  }
+  for (const name of writes.keys()) {
+    if (!urls.has(name)) throw new Error(`PIPEWORK_DATASOURCE_${name}_WRITE is set without its _URL`);
+  }
+  return {
+    dataSources,
+    maxRows: intFrom(env, 'PIPEWORK_SQL_MAX_ROWS', 10_000),
+    timeoutMillis: intFrom(env, 'PIPEWORK_SQL_TIMEOUT_MILLIS', 30_000),
+  };
+}

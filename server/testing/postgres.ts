@@ -1,0 +1,107 @@
+/**
+ * A real PostgreSQL on loopback for tests: `initdb` into a temporary folder, trust authentication on
+ * 127.0.0.1 only, a free port, started once per test file and stopped (and removed) after. As root (CI
+ * containers), the cluster belongs to the `postgres` account, because initdb refuses to run as root.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface TestPostgres {
+  /** `postgres://postgres@127.0.0.1:<port>/postgres` */
+  url: string;
+  port: number;
+  stop(): void;
+}
+
+/** The folder of Debian's PostgreSQL binaries (the newest installed), or undefined when there is none. */
+export function postgresBinDir(): string | undefined {
+  const root = '/usr/lib/postgresql';
+  if (!existsSync(root)) return undefined;
+  const versions = readdirSync(root)
+    .filter((v) => existsSync(join(root, v, 'bin', 'initdb')))
+    .sort((a, b) => Number(b) - Number(a));
+  return versions[0] === undefined ? undefined : join(root, versions[0], 'bin');
+}
+
+/** Why PostgreSQL tests cannot run here, or undefined when they can. */
+export function postgresMissingReason(): string | undefined {
+  return postgresBinDir()
+    ? undefined
+    : 'PostgreSQL binaries (/usr/lib/postgresql/*/bin/initdb) are not installed; .ci/run installs Debian postgresql';
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;
+
+/** Runs a PostgreSQL tool, as the `postgres` account when we are root. */
+function runTool(binDir: string, tool: string, args: string[]): void {
+  const command = join(binDir, tool);
+  const result = isRoot()
+    ? spawnSync('runuser', ['-u', 'postgres', '--', command, ...args], { encoding: 'utf8' })
+    : spawnSync(command, args, { encoding: 'utf8' });
+  if (result.status !== 0) {
+    throw new Error(`${tool} failed (${result.status}): ${result.stderr || result.stdout || result.error}`);
+  }
+}
+
+function postgresUid(): { uid: number; gid: number } {
+  const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
+  const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
+  return { uid, gid };
+}
+
+/** Creates and starts a cluster; throws when the binaries are missing (check `postgresMissingReason` first). */
+export async function startTestPostgres(): Promise<TestPostgres> {
+  const binDir = postgresBinDir();
+  if (!binDir) throw new Error(postgresMissingReason());
+  const base = mkdtempSync(join(tmpdir(), 'pipework-pg-'));
+  const dataDir = join(base, 'data');
+  if (isRoot()) {
+    const { uid, gid } = postgresUid();
+    chownSync(base, uid, gid);
+  }
+  chmodSync(base, 0o700);
+  const port = await freePort();
+  runTool(binDir, 'initdb', ['-D', dataDir, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8']);
+  const options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${base} -c fsync=off -c max_connections=30`;
+  runTool(binDir, 'pg_ctl', [
+    '-D',
+    dataDir,
+    '-o',
+    options,
+    '-l',
+    join(base, 'log'),
+    '-w',
+    '-t',
+    '30',
+    'start',
+  ]);
+  let stopped = false;
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    port,
+    stop() {
+      if (stopped) return;
+      stopped = true;
+      try {
+        runTool(binDir, 'pg_ctl', ['-D', dataDir, '-m', 'immediate', '-w', 'stop']);
+      } finally {
+        rmSync(base, { recursive: true, force: true });
+      }
+    },
+  };
+}
