@@ -18,7 +18,7 @@ export type Monaco = typeof monaco;
 /** The model file names the pipeline schema applies to. */
 export const PIPELINE_YAML_FILES = ['*.pi.yaml', '*.pi.yml'];
 export const PIPELINE_JSON_FILES = ['*.pi.json'];
-const SCHEMA_URI = 'urn:pipework:pipeline.schema.json';
+const SCHEMA_URI = 'file:///pipework/pipeline.schema.json';
 
 self.MonacoEnvironment = {
   getWorker(_workerId: string, label: string) {

@@ -15,8 +15,8 @@ export class ConversionError extends Error {
   override readonly name = 'ConversionError';
 }
 
-const OUTSIDE = /[%&|=\s\u0000-\u001f\u007f]/g;
-const INSIDE = /[%\r\n\u0000-\u001f\u007f]/g;
+const OUTSIDE = /[%&|=\s\p{Cc}]/gu;
+const INSIDE = /[%\p{Cc}]/gu;
 
 function percent(ch: string): string {
   return encodeURIComponent(ch).replace(/[!'()*~]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
