@@ -1,5 +1,7 @@
 /** The server's settings, read once from the environment with documented defaults. */
 import { resolve } from 'node:path';
+import { loadHttpClientConfig, type HttpClientConfig } from './http-client/http-client-config';
+import { loadScriptConfig, type ScriptConfig } from './script/script-config';
 import { readSqlConfig, type SqlConfig } from './sql/datasource-config';
 
 export interface ServerConfig {
@@ -18,6 +20,10 @@ export interface ServerConfig {
   logLevel: string;
   /** Deployment profiles (`PIPEWORK_PROFILES=test,dev`), readable as `@instance.profiles()`. */
   profiles: string[];
+  /** The script sandbox (`script.run`): workers and the limits of one run. */
+  scripts?: ScriptConfig;
+  /** Outbound HTTP (`http.*`): allowed non-public addresses, timeouts, sizes. */
+  httpClient?: HttpClientConfig;
   /** SQL data sources for `sql.query` (PIPEWORK_DATASOURCE_<NAME>_URL) and their limits. */
   sql?: SqlConfig;
   limits: {
@@ -59,6 +65,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       .map((p) => p.trim())
       .filter((p) => p !== ''),
     sql: readSqlConfig(env),
+    scripts: loadScriptConfig(env),
+    httpClient: loadHttpClientConfig(env),
     limits: {
       commandBodyBytes: intFrom(env, 'PIPEWORK_MAX_COMMAND_BODY', 10 * MiB),
       pipelineBodyBytes: intFrom(env, 'PIPEWORK_MAX_PIPELINE_BODY', 1 * MiB),

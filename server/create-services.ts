@@ -6,6 +6,8 @@ import { openDatabase } from './db';
 import { createIamService, type IamOptions } from './iam';
 import type { Logger } from './logging/logger';
 import type { ServerServices } from './services';
+import { loadScriptConfig } from './script/script-config';
+import { ScriptPool } from './script/script-pool';
 import { DataSources } from './sql/data-sources';
 import { createPropertyServices, startPropertyJobs } from './store/create-property-services';
 
@@ -34,6 +36,7 @@ export function createServices(
     commands,
     ...properties,
     dataSources,
+    scripts: new ScriptPool(config.scripts ?? loadScriptConfig({})),
   };
   startPropertyJobs(services);
   return services;
@@ -42,6 +45,7 @@ export function createServices(
 /** Stops background work and closes the database. */
 export function closeServices(services: ServerServices): void {
   services.propertyJobs.stop();
+  void services.scripts.close();
   void services.dataSources.close();
   services.db.close();
 }

@@ -8,6 +8,7 @@ import type { Logger } from './logging/logger';
 import type { EventBus } from './events/event-bus';
 import type { PropertyJobs } from './store/create-property-services';
 import type { PropertyService } from './store/property-service';
+import type { ScriptPool } from './script/script-pool';
 import type { DataSources } from './sql/data-sources';
 
 export interface ServerServices {
@@ -20,5 +21,7 @@ export interface ServerServices {
   properties: PropertyService;
   events: EventBus;
   propertyJobs: PropertyJobs;
+  /** The worker pool that runs `script.run` scripts in QuickJS (workers start on first use). */
+  scripts: ScriptPool;
   dataSources: DataSources;
 }

@@ -4,6 +4,7 @@ import type { ServerServices } from '../services';
 import { eventCommands } from './event';
 import { iamCommands } from './iam';
 import { propertyCommands } from './property';
+import { scriptCommands } from './script';
 import { sqlCommands } from './sql';
 import { testCommands } from './test';
 
@@ -12,6 +13,7 @@ export const serverCommands: CommandDefinition<ServerServices>[] = [
   ...iamCommands,
   ...propertyCommands,
   ...eventCommands,
+  ...scriptCommands,
   ...sqlCommands,
   ...testCommands,
 ];

@@ -1,0 +1,58 @@
+/**
+ * What a script may reach of the server while it runs, as the principal of its pipeline: the PEL utilities
+ * (`pi.util.<utility>.<fn>(...)`, JSON in and out), a fresh uuid, and log lines into the pipeline's log and trace.
+ */
+import { randomUUID } from 'node:crypto';
+import type { CommandContext } from '../../shared/commands';
+import { UTILITY_SPECS, defaultUtilities, type PelUtilities } from '../../shared/pel';
+import { decodePropertyValue, type Property } from '../../shared/property';
+import { describeJsonRefusal, stringifyBounded } from '../../shared/values';
+import { utilitiesFor } from '../pipeline/pel-utilities';
+import type { ServerServices } from '../services';
+import type { ScriptHost } from './script-pool';
+
+/** The largest JSON text a host call answers to a script. */
+const MAX_ANSWER_CHARS = 10_000_000;
+
+/** `[utility, [function, ...]]` for every PEL utility, as the sandbox builds `pi.util` from it. */
+export const UTILITY_CATALOG_TEXT = JSON.stringify(
+  UTILITY_SPECS.map((spec) => [spec.name, Object.keys(spec.functions)]),
+);
+
+function answer(value: unknown): string {
+  if (value === undefined) return '';
+  const json = stringifyBounded(value, MAX_ANSWER_CHARS);
+  if (!json.ok) throw new Error(`The answer ${describeJsonRefusal(json.reason, MAX_ANSWER_CHARS)}.`);
+  return json.text;
+}
+
+function callUtility(utilities: PelUtilities, payload: unknown): unknown {
+  const { utility, fn, args } = (payload ?? {}) as { utility?: unknown; fn?: unknown; args?: unknown };
+  const functions =
+    typeof utility === 'string' && Object.hasOwn(utilities, utility) ? utilities[utility] : undefined;
+  const target =
+    functions && typeof fn === 'string' && Object.hasOwn(functions, fn) ? functions[fn] : undefined;
+  if (typeof target !== 'function') throw new Error(`No utility function @${String(utility)}.${String(fn)}.`);
+  return target(...(Array.isArray(args) ? args : []));
+}
+
+/** `pi.property.get(key)`: the value, or null when the key is missing or not readable by the caller. */
+function propertyValue(utilities: PelUtilities, key: unknown): unknown {
+  const property = utilities.property?.get?.(key) as Property | null | undefined;
+  return property ? decodePropertyValue(property) : null;
+}
+
+export function scriptHostFor(ctx: CommandContext<ServerServices>): ScriptHost {
+  let utilities: PelUtilities | undefined;
+  return {
+    log: (level, message) => ctx.log(level, message),
+    signal: ctx.abortSignal(),
+    call(kind, payloadText) {
+      if (kind === 'uuid') return answer(randomUUID());
+      utilities ??= { ...defaultUtilities, ...utilitiesFor(ctx.services)(ctx.principal) };
+      if (kind === 'util') return answer(callUtility(utilities, JSON.parse(payloadText)));
+      if (kind === 'property') return answer(propertyValue(utilities, JSON.parse(payloadText)));
+      throw new Error(`Unknown host call '${kind}'.`);
+    },
+  };
+}

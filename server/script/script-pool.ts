@@ -1,0 +1,202 @@
+/**
+ * The worker pool that runs scripts: QuickJS evaluation is synchronous, so each script runs in a worker thread
+ * and the event loop keeps serving. Workers start on first use; a worker past its time limit (plus a grace) or
+ * whose caller gave up is terminated and replaced, the hard backstop behind QuickJS's own interrupt.
+ */
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
+import type { LogLevel } from '../../shared/commands';
+import type { ScriptConfig } from './script-config';
+
+/** What a script run needs: its code, the message and arguments as JSON, and the PEL utilities' names. */
+export interface ScriptJob {
+  code: string;
+  inputText: string;
+  catalogText: string;
+}
+
+/** What the running script may ask of the host. */
+export interface ScriptHost {
+  log(level: LogLevel, message: string): void;
+  /** A `pi.util` or `pi.property` call: JSON text in, JSON text (or '' for undefined) out. */
+  call(kind: string, payloadText: string): string | Promise<string>;
+  signal?: AbortSignal;
+}
+
+export type ScriptFailure = 'timeout' | 'memory' | 'stack' | 'script' | 'cancelled' | 'internal';
+
+export type ScriptOutcome =
+  { ok: true; outputText: string | undefined } | { ok: false; reason: ScriptFailure; message: string };
+
+/** How long past its own time limit a worker may stay silent before it is terminated. */
+const GRACE_MILLIS = 1000;
+
+interface Pending {
+  job: ScriptJob;
+  host: ScriptHost;
+  resolve(outcome: ScriptOutcome): void;
+}
+
+/** The worker file: beside this module, or under server/script when this module is bundled into dist/. */
+function workerFile(): string {
+  const beside = fileURLToPath(new URL('./sandbox-worker.mjs', import.meta.url));
+  if (existsSync(beside)) return beside;
+  let dir = dirname(beside);
+  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
+  return join(dir, 'server', 'script', 'sandbox-worker.mjs');
+}
+
+class PoolWorker {
+  private readonly worker: Worker;
+  private readonly port: MessagePort;
+  private readonly signal = new Int32Array(new SharedArrayBuffer(4));
+  private current: (Pending & { id: number; timer: NodeJS.Timeout; onAbort: () => void }) | undefined;
+  private nextId = 0;
+  dead = false;
+
+  constructor(
+    file: string,
+    private readonly config: ScriptConfig,
+    private readonly onFree: (worker: PoolWorker) => void,
+  ) {
+    const channel = new MessageChannel();
+    this.port = channel.port1;
+    this.worker = new Worker(file, {
+      workerData: { callPort: channel.port2, callSignal: this.signal.buffer },
+      transferList: [channel.port2],
+    });
+    this.worker.unref();
+    this.port.unref();
+    this.port.on('message', (request: { kind: string; payloadText: string }) => void this.answer(request));
+    this.worker.on('message', (message: WorkerMessage) => this.receive(message));
+    this.worker.on('error', (error) =>
+      this.finish({ ok: false, reason: 'internal', message: error.message }, true),
+    );
+    this.worker.on('exit', () => {
+      this.dead = true;
+      this.finish({ ok: false, reason: 'internal', message: 'The script worker stopped.' }, false);
+    });
+  }
+
+  get busy(): boolean {
+    return this.current !== undefined;
+  }
+
+  start(pending: Pending): void {
+    const id = ++this.nextId;
+    const limit = this.config.timeoutMillis + GRACE_MILLIS;
+    const timer = setTimeout(
+      () =>
+        this.finish({ ok: false, reason: 'timeout', message: 'The script ran past its time limit.' }, true),
+      limit,
+    );
+    const onAbort = () =>
+      this.finish(
+        { ok: false, reason: 'cancelled', message: 'The pipeline ended while the script ran.' },
+        true,
+      );
+    pending.host.signal?.addEventListener('abort', onAbort, { once: true });
+    this.current = { ...pending, id, timer, onAbort };
+    const { memoryBytes, stackBytes, timeoutMillis } = this.config;
+    this.worker.postMessage({ id, ...pending.job, limits: { memoryBytes, stackBytes, timeoutMillis } });
+  }
+
+  terminate(): Promise<number> {
+    this.dead = true;
+    return this.worker.terminate();
+  }
+
+  private async answer(request: { kind: string; payloadText: string }): Promise<void> {
+    const current = this.current;
+    let reply: { ok: true; valueText: string } | { ok: false; message: string };
+    try {
+      if (!current) throw new Error('No script is running.');
+      reply = { ok: true, valueText: await current.host.call(request.kind, request.payloadText) };
+    } catch (error) {
+      reply = { ok: false, message: error instanceof Error ? error.message : String(error) };
+    }
+    if (this.current !== current) return;
+    this.port.postMessage(reply);
+    Atomics.store(this.signal, 0, 1);
+    Atomics.notify(this.signal, 0);
+  }
+
+  private receive(message: WorkerMessage): void {
+    const current = this.current;
+    if (!current || message.type === 'ready' || message.id !== current.id) return;
+    if (message.type === 'log') current.host.log(message.level, message.message);
+    else if (message.ok) this.finish({ ok: true, outputText: message.outputText }, false);
+    else this.finish({ ok: false, reason: message.reason, message: message.message }, false);
+  }
+
+  /** Ends the current run; `kill` terminates the worker (stuck, cancelled or broken). */
+  private finish(outcome: ScriptOutcome, kill: boolean): void {
+    const current = this.current;
+    if (kill && !this.dead) void this.terminate();
+    if (!current) return;
+    this.current = undefined;
+    clearTimeout(current.timer);
+    current.host.signal?.removeEventListener('abort', current.onAbort);
+    current.resolve(outcome);
+    this.onFree(this);
+  }
+}
+
+type WorkerMessage =
+  | { type: 'ready' }
+  | { type: 'log'; id: number; level: LogLevel; message: string }
+  | { type: 'done'; id: number; ok: true; outputText?: string }
+  | { type: 'done'; id: number; ok: false; reason: ScriptFailure; message: string };
+
+export class ScriptPool {
+  private readonly workers: PoolWorker[] = [];
+  private readonly queue: Pending[] = [];
+  private readonly file = workerFile();
+  private closed = false;
+
+  constructor(readonly config: ScriptConfig) {}
+
+  /** Runs one script in a fresh sandbox; waits for a free worker when all are busy. */
+  run(job: ScriptJob, host: ScriptHost): Promise<ScriptOutcome> {
+    if (this.closed)
+      return Promise.resolve({ ok: false, reason: 'internal', message: 'The server is stopping.' });
+    return new Promise((resolve) => {
+      this.queue.push({ job, host, resolve });
+      this.dispatch();
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const pending of this.queue.splice(0)) {
+      pending.resolve({ ok: false, reason: 'internal', message: 'The server is stopping.' });
+    }
+    await Promise.all(this.workers.splice(0).map((w) => w.terminate()));
+  }
+
+  private dispatch(): void {
+    for (let i = this.workers.length - 1; i >= 0; i--) if (this.workers[i].dead) this.workers.splice(i, 1);
+    while (this.queue.length > 0) {
+      const pending = this.queue[0];
+      if (pending.host.signal?.aborted) {
+        this.queue.shift();
+        pending.resolve({
+          ok: false,
+          reason: 'cancelled',
+          message: 'The pipeline ended before the script ran.',
+        });
+        continue;
+      }
+      let worker = this.workers.find((w) => !w.busy && !w.dead);
+      if (!worker && this.workers.length < this.config.workers) {
+        worker = new PoolWorker(this.file, this.config, () => this.dispatch());
+        this.workers.push(worker);
+      }
+      if (!worker) return;
+      this.queue.shift();
+      worker.start(pending);
+    }
+  }
+}
