@@ -50,6 +50,10 @@ export function registerPelCompletion(monaco: typeof Monaco): void {
           filterText: item.label.replace(/^@/, ''),
           sortText: String(index).padStart(4, '0'),
           range,
+          // After `@date.` the functions follow: open the list again at once.
+          command: item.insertText.endsWith('.')
+            ? { id: 'editor.action.triggerSuggest', title: 'Suggest' }
+            : undefined,
         })),
       };
     },
