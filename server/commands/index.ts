@@ -3,9 +3,11 @@ import { coreCommands, type CommandDefinition } from '../../shared/commands';
 import type { ServerServices } from '../services';
 import { eventCommands } from './event';
 import { iamCommands } from './iam';
+import { dataCommands } from './data';
 import { propertyCommands } from './property';
 import { scriptCommands } from './script';
 import { sqlCommands } from './sql';
+import { transformCommands } from './transform';
 import { testCommands } from './test';
 
 export const serverCommands: CommandDefinition<ServerServices>[] = [
@@ -15,5 +17,7 @@ export const serverCommands: CommandDefinition<ServerServices>[] = [
   ...eventCommands,
   ...scriptCommands,
   ...sqlCommands,
+  ...dataCommands,
+  ...transformCommands,
   ...testCommands,
 ];

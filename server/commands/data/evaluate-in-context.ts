@@ -1,0 +1,89 @@
+/**
+ * Evaluating PEL "inside" a value: bare names read the value's fields (`price > 10` on an item), while
+ * `body`, `vars` and `headers` still reach the pipeline (unless the value has a field of that name).
+ * Done with PEL's own projection and selection over a hidden variable, so the language rules are the same.
+ */
+import type { CommandContext } from '../../../shared/commands';
+import { PipeworkError } from '../../../shared/errors';
+import { compileExpression, findTemplateSlots } from '../../../shared/pel';
+
+const HIDDEN = '__pipework_items';
+
+type Evaluating = Pick<CommandContext, 'evaluate' | 'scope'>;
+
+/** Runs `fn` with `items` in the hidden variable, restoring what was there. */
+function withItems<T>(ctx: Evaluating, items: unknown[], fn: () => T): T {
+  const vars = ctx.scope.vars;
+  const had = Object.prototype.hasOwnProperty.call(vars, HIDDEN);
+  const before = vars[HIDDEN];
+  vars[HIDDEN] = items;
+  try {
+    return fn();
+  } finally {
+    if (had) vars[HIDDEN] = before;
+    else delete vars[HIDDEN];
+  }
+}
+
+/** Checks the expression alone first, so a syntax error points into what the user wrote. */
+function checked(expression: string, parameter: string): string {
+  try {
+    compileExpression(expression);
+  } catch (error) {
+    if (error instanceof PipeworkError) throw error.withDetails({ parameter, expression });
+    throw error;
+  }
+  return expression;
+}
+
+/** An expression may be written as a template (`#{price > 10}`) or bare: the bare text. */
+export function unwrap(expression: string): string {
+  const match = /^\s*#\{([\s\S]*)\}\s*$/.exec(expression);
+  return match && !match[1]!.includes('#{') ? match[1]! : expression;
+}
+
+/** The expression's value for each item (PEL projection). */
+export function projectEach(ctx: Evaluating, items: unknown[], expression: string, parameter: string): unknown[] {
+  checked(expression, parameter);
+  return withItems(ctx, items, () => ctx.evaluate(`vars.${HIDDEN}.![${expression}]`) as unknown[]);
+}
+
+/** The items for which the condition holds (PEL selection). */
+export function selectEach(ctx: Evaluating, items: unknown[], condition: string, parameter: string): unknown[] {
+  checked(condition, parameter);
+  return withItems(ctx, items, () => ctx.evaluate(`vars.${HIDDEN}.?[${condition}]`) as unknown[]);
+}
+
+/** One expression evaluated inside one value. */
+export function evaluateIn(ctx: Evaluating, value: unknown, expression: string, parameter: string): unknown {
+  return projectEach(ctx, [value], expression, parameter)[0];
+}
+
+/**
+ * A PEL template (`Dear #{name},`) evaluated inside a value: the text with each `#{...}` replaced by its
+ * value (a template that is one `#{...}` alone gives the value itself, not its text).
+ */
+export function renderIn(ctx: Evaluating, value: unknown, template: string, parameter: string): unknown {
+  const slots = findTemplateSlots(template);
+  if (slots.length === 0) return template;
+  const values = projectEach(
+    ctx,
+    [value],
+    `{${slots.map((s) => `(${template.slice(s.start, s.end)})`).join(', ')}}`,
+    parameter,
+  )[0] as unknown[];
+  if (slots.length === 1 && slots[0]!.open === 0 && slots[0]!.close === template.length) return values[0];
+  let out = '';
+  let at = 0;
+  slots.forEach((slot, i) => {
+    out += template.slice(at, slot.open) + asText(values[i]);
+    at = slot.close;
+  });
+  return out + template.slice(at);
+}
+
+function asText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
