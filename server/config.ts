@@ -3,6 +3,10 @@ import { resolve } from 'node:path';
 import { loadHttpClientConfig, type HttpClientConfig } from './http-client/http-client-config';
 import { loadScriptConfig, type ScriptConfig } from './script/script-config';
 import { readSqlConfig, type SqlConfig } from './sql/datasource-config';
+import { loadCacheConfig, type CacheConfig } from './cache/cache-config';
+import { loadNamedKeys } from './commands/crypto/named-keys';
+import { loadDriveConfig, type DriveConfig } from './drive/drive-config';
+import { loadMailConfig, type MailConfig } from './mail/mail-config';
 
 export interface ServerConfig {
   host: string;
@@ -26,6 +30,14 @@ export interface ServerConfig {
   httpClient?: HttpClientConfig;
   /** SQL data sources for `sql.query` (PIPEWORK_DATASOURCE_<NAME>_URL) and their limits. */
   sql?: SqlConfig;
+  /** The drive (`drive.*`): its folder and file size limit. */
+  drive?: DriveConfig;
+  /** Mail (`mail.*`): the SMTP server or the outbox, the default sender. */
+  mail?: MailConfig;
+  /** The in-memory cache (`cache.*`): its bounds. */
+  cache?: CacheConfig;
+  /** Named keys for `encrypt`/`decrypt` (`PIPEWORK_KEY_<NAME>`); secrets. */
+  keys?: Record<string, string>;
   limits: {
     /** Buffered command input body. */
     commandBodyBytes: number;
@@ -65,6 +77,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       .map((p) => p.trim())
       .filter((p) => p !== ''),
     sql: readSqlConfig(env),
+    drive: loadDriveConfig(env, dataDir),
+    mail: loadMailConfig(env, dataDir),
+    cache: loadCacheConfig(env),
+    keys: loadNamedKeys(env),
     scripts: loadScriptConfig(env),
     httpClient: loadHttpClientConfig(env),
     limits: {

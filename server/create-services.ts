@@ -9,6 +9,10 @@ import type { ServerServices } from './services';
 import { loadScriptConfig } from './script/script-config';
 import { ScriptPool } from './script/script-pool';
 import { DataSources } from './sql/data-sources';
+import { MemoryCacheStore, loadCacheConfig } from './cache';
+import { DriveService } from './drive';
+import { loadDriveConfig } from './drive/drive-config';
+import { MailService, loadMailConfig } from './mail';
 import { createPropertyServices, startPropertyJobs } from './store/create-property-services';
 
 export interface ServiceOptions {
@@ -36,6 +40,9 @@ export function createServices(
     commands,
     ...properties,
     dataSources,
+    drive: new DriveService(config.drive ?? loadDriveConfig({}, config.dataDir)),
+    mail: new MailService(config.mail ?? loadMailConfig({}, config.dataDir)),
+    cache: new MemoryCacheStore(config.cache ?? loadCacheConfig({})),
     scripts: new ScriptPool(config.scripts ?? loadScriptConfig({})),
   };
   startPropertyJobs(services);
@@ -47,5 +54,6 @@ export function closeServices(services: ServerServices): void {
   services.propertyJobs.stop();
   void services.scripts.close();
   void services.dataSources.close();
+  services.mail.close();
   services.db.close();
 }

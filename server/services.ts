@@ -10,6 +10,9 @@ import type { PropertyJobs } from './store/create-property-services';
 import type { PropertyService } from './store/property-service';
 import type { ScriptPool } from './script/script-pool';
 import type { DataSources } from './sql/data-sources';
+import type { CacheStore } from './cache';
+import type { DriveService } from './drive';
+import type { MailService } from './mail';
 
 export interface ServerServices {
   config: ServerConfig;
@@ -24,4 +27,10 @@ export interface ServerServices {
   /** The worker pool that runs `script.run` scripts in QuickJS (workers start on first use). */
   scripts: ScriptPool;
   dataSources: DataSources;
+  /** Files per user and shared (`drive.*`). */
+  drive: DriveService;
+  /** Mail over SMTP or into the outbox (`mail.*`). */
+  mail: MailService;
+  /** The cache behind `cache.*` (in memory; a shared store can take its place). */
+  cache: CacheStore;
 }

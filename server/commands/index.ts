@@ -1,6 +1,7 @@
 /** Every command this server offers: the core ones and those that need the server's services. */
 import { coreCommands, type CommandDefinition } from '../../shared/commands';
 import type { ServerServices } from '../services';
+import { driveCommands } from './drive';
 import { eventCommands } from './event';
 import { iamCommands } from './iam';
 import { dataCommands } from './data';
@@ -15,6 +16,7 @@ export const serverCommands: CommandDefinition<ServerServices>[] = [
   ...iamCommands,
   ...propertyCommands,
   ...eventCommands,
+  ...driveCommands,
   ...scriptCommands,
   ...sqlCommands,
   ...dataCommands,

@@ -24,6 +24,7 @@ export const ERROR_CODES = {
   CONFLICT: { status: 409, summary: 'A version mismatch or another conflicting state.' },
   PAYLOAD_TOO_LARGE: { status: 413, summary: 'A buffered body over its limit.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, summary: 'The content type is not accepted here.' },
+  RANGE_NOT_SATISFIABLE: { status: 416, summary: 'The requested byte range lies outside the file.' },
   LIMIT_EXCEEDED: {
     status: 422,
     summary: 'A pipeline, expression or script ran past a step, time, size or memory limit.',
@@ -46,6 +47,7 @@ export const STATUS_MESSAGES: Record<number, string> = {
   409: 'CONFLICT',
   413: 'PAYLOAD_TOO_LARGE',
   415: 'UNSUPPORTED_MEDIA_TYPE',
+  416: 'RANGE_NOT_SATISFIABLE',
   422: 'UNPROCESSABLE_ENTITY',
   429: 'TOO_MANY_REQUESTS',
   431: 'REQUEST_HEADER_FIELDS_TOO_LARGE',

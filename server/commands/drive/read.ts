@@ -1,0 +1,23 @@
+/** `drive.read`: a file of the drive as the body (bytes with its mime type and name). */
+import { defineCommand } from '../../../shared/commands';
+import type { ServerServices } from '../../services';
+import { PATH, driveOf, pathOf } from './drive-command-support';
+
+export const driveRead = defineCommand<ServerServices>(
+  {
+    name: 'drive.read',
+    summary: 'Reads a file from the drive into the body, as bytes with its mime type and name.',
+    description:
+      'Called directly (GET /api/v3/command/drive.read?path=..) the file is streamed with its mime type, ' +
+      'Content-Length and Content-Disposition, and HTTP range requests (Range: bytes=0-99) are answered ' +
+      'with 206 Partial Content (416 when the range lies outside the file). Inside a pipeline the file ' +
+      'becomes the body, so it must fit the command body limit (PAYLOAD_TOO_LARGE otherwise).',
+    parameters: { path: PATH },
+    required: ['path'],
+    defaultParameter: 'path',
+    input: 'any',
+    output: 'bytes',
+    examples: [{ title: 'Read a file', pipeline: 'pipeline:\n  - drive.read: reports/invoice.pdf\n' }],
+  },
+  (ctx) => driveOf(ctx).read(ctx.principal, pathOf(ctx), ctx.services.config.limits.commandBodyBytes),
+);

@@ -1,0 +1,79 @@
+/**
+ * The drive over the direct command endpoint, streamed: `POST /api/v3/command/drive.save?path=..` writes the
+ * request body to disk chunk by chunk (any content type), and `GET /api/v3/command/drive.read?path=..` sends
+ * the file with its type, length, name and HTTP range support (Express's `sendFile`). Neither holds the file
+ * in memory; other forms of these commands go the usual way through the pipeline runner.
+ */
+import type { Request, RequestHandler, Response } from 'express';
+import type { Principal } from '../../shared/auth';
+import { validateParameters } from '../../shared/commands';
+import { PipeworkError } from '../../shared/errors';
+import type { DriveFile } from '../drive';
+import type { ServerServices } from '../services';
+import { authorizeCommand } from '../pipeline/authorize-command';
+import { commandNameOf } from './command-routes';
+import { normalizeParams } from './request-input';
+
+const STREAMED = new Set(['drive.save', 'drive.read']);
+
+function hasRawBody(req: Request): boolean {
+  const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  const length = req.headers['content-length'];
+  const body = req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+  return body && type !== 'application/x-www-form-urlencoded';
+}
+
+/** Sends the file; a range outside it becomes RANGE_NOT_SATISFIABLE with `Content-Range: bytes *\/size`. */
+function sendDriveFile(res: Response, { file, entry }: DriveFile): Promise<void> {
+  res.attachment(entry.name); // before Content-Type: it would set one from the name's extension
+  res.setHeader('Content-Type', entry.mimeType ?? 'application/octet-stream');
+  return new Promise((resolve, reject) => {
+    res.sendFile(file, { dotfiles: 'allow', acceptRanges: true, cacheControl: false }, (error) => {
+      if (!error) return resolve();
+      const failure = error as Error & { status?: number; headers?: Record<string, string>; code?: string };
+      if (!res.headersSent) {
+        res.removeHeader('Content-Disposition');
+        res.removeHeader('Content-Type');
+      }
+      if (failure.status === 416) {
+        res.setHeader('Content-Range', failure.headers?.['Content-Range'] ?? `bytes */${entry.size}`);
+        return reject(
+          new PipeworkError(
+            'RANGE_NOT_SATISFIABLE',
+            `The range lies outside '${entry.path}' (${entry.size} bytes).`,
+          ),
+        );
+      }
+      if (res.headersSent || failure.code === 'ECONNABORTED') {
+        res.destroy();
+        return resolve();
+      }
+      reject(error);
+    });
+  });
+}
+
+export function driveStreamHandler(services: ServerServices): RequestHandler {
+  return async (req, res, next) => {
+    const name = commandNameOf(req);
+    if (name === undefined || !STREAMED.has(name)) return next();
+    if (name === 'drive.save' && (req.method !== 'POST' || !hasRawBody(req))) return next();
+    if (name === 'drive.read' && req.method !== 'GET' && req.method !== 'HEAD') return next();
+    try {
+      const { contract } = services.commands.require(name);
+      const principal = res.locals.principal as Principal | null;
+      authorizeCommand(principal, contract);
+      const params = validateParameters(
+        contract,
+        normalizeParams(req.query as Record<string, string>, contract),
+      );
+      const path = String(params.path ?? '');
+      if (name === 'drive.read') return await sendDriveFile(res, await services.drive.file(principal, path));
+      const entry = await services.drive.save(principal, path, req);
+      res.status(200).json(entry);
+    } catch (error) {
+      if (!res.headersSent && name === 'drive.save') req.resume();
+      next(error);
+    }
+  };
+}

@@ -1,0 +1,3 @@
+/** Mail: sending with nodemailer, or the outbox when no SMTP server is set. */
+export { loadMailConfig, type MailConfig } from './mail-config';
+export { MailService, type OutboxEntry, type SentMail } from './mail-service';

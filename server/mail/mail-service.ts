@@ -1,0 +1,117 @@
+/**
+ * Sends mail with nodemailer: to the SMTP server of `PIPEWORK_SMTP_URL`, or, without one, as `.eml` files
+ * into the outbox folder (nodemailer builds the same message with its stream transport), which
+ * `mail.outbox.list` / `mail.outbox.read` show.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import nodemailer, { type Transporter } from 'nodemailer';
+import type Mail from 'nodemailer/lib/mailer';
+import { PipeworkError } from '../../shared/errors';
+import type { MailConfig } from './mail-config';
+
+export interface SentMail {
+  messageId: string;
+  accepted: string[];
+  rejected: string[];
+  /** The outbox file, when the mail went to the outbox. */
+  outbox?: string;
+}
+
+export interface OutboxEntry {
+  id: string;
+  size: number;
+  created: string;
+}
+
+/** Outbox file names: what we write, and nothing else can be asked for. */
+const OUTBOX_ID = /^[0-9]{13}-[0-9a-f-]{36}\.eml$/;
+
+function addressesOf(list: unknown): string[] {
+  if (!Array.isArray(list)) return [];
+  return list.map((a) => (typeof a === 'string' ? a : String((a as { address?: string }).address ?? a)));
+}
+
+export class MailService {
+  private smtp?: Transporter;
+
+  constructor(readonly config: MailConfig) {}
+
+  /** Whether an SMTP server is configured (else mail goes to the outbox). */
+  get smtpConfigured(): boolean {
+    return this.config.smtpUrl !== undefined;
+  }
+
+  async send(message: Mail.Options, signal?: AbortSignal): Promise<SentMail> {
+    if (this.config.smtpUrl) return this.sendSmtp(message, signal);
+    return this.writeOutbox(message);
+  }
+
+  private async sendSmtp(message: Mail.Options, signal?: AbortSignal): Promise<SentMail> {
+    this.smtp ??= nodemailer.createTransport(this.config.smtpUrl);
+    try {
+      signal?.throwIfAborted();
+      const info = await this.smtp.sendMail(message);
+      return {
+        messageId: info.messageId,
+        accepted: addressesOf(info.accepted),
+        rejected: addressesOf(info.rejected),
+      };
+    } catch (error) {
+      if (error instanceof PipeworkError) throw error;
+      // The URL may hold a password: name the failure, never the URL.
+      const reason = (error as { code?: string; message?: string }).code ?? 'error';
+      throw new PipeworkError(
+        'UPSTREAM_FAILED',
+        `The mail could not be sent (SMTP ${reason}).`,
+        {},
+        { cause: error },
+      );
+    }
+  }
+
+  private async writeOutbox(message: Mail.Options): Promise<SentMail> {
+    const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
+    const info = await transport.sendMail(message);
+    const dir = this.config.outboxDir;
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    const id = `${Date.now()}-${randomUUID()}.eml`;
+    const temp = join(dir, `.${id}.part`);
+    await writeFile(temp, info.message as Buffer, { mode: 0o600, flush: true });
+    await rename(temp, join(dir, id));
+    const envelope = info.envelope as { to?: string[] };
+    return { messageId: info.messageId, accepted: envelope.to ?? [], rejected: [], outbox: id };
+  }
+
+  /** The outbox's mails, newest first. */
+  async outbox(): Promise<OutboxEntry[]> {
+    let names: string[];
+    try {
+      names = await readdir(this.config.outboxDir);
+    } catch {
+      return [];
+    }
+    const entries: OutboxEntry[] = [];
+    for (const id of names.filter((n) => OUTBOX_ID.test(n))) {
+      const stats = await stat(join(this.config.outboxDir, id));
+      entries.push({ id, size: stats.size, created: stats.mtime.toISOString() });
+    }
+    return entries.sort((a, b) => (a.id < b.id ? 1 : -1));
+  }
+
+  /** One outbox mail as its raw `.eml` bytes. */
+  async outboxMail(id: string): Promise<Buffer> {
+    if (!OUTBOX_ID.test(id))
+      throw new PipeworkError('PARAM_INVALID', `'${id}' is no outbox id.`, { parameter: 'id' });
+    try {
+      return await readFile(join(this.config.outboxDir, id));
+    } catch {
+      throw new PipeworkError('NOT_FOUND', `No mail '${id}' in the outbox.`, { parameter: 'id' });
+    }
+  }
+
+  close(): void {
+    this.smtp?.close();
+  }
+}
