@@ -14,6 +14,7 @@ import { propertyExists } from './exists';
 import { propertyGet } from './get';
 import { propertyKeys } from './keys';
 import { propertyKeysChildren } from './keys-children';
+import { propertyKeysChildrenPage } from './keys-children-page';
 import { propertyList } from './list';
 import { propertyMove } from './move';
 import { propertyPut } from './put';
@@ -34,6 +35,7 @@ export const propertyCommands: CommandDefinition<ServerServices>[] = [
   propertyMove,
   propertyKeys,
   propertyKeysChildren,
+  propertyKeysChildrenPage,
   propertyAttachmentPut,
   propertyAttachmentChunkPut,
   propertyAttachmentChunkGet,

@@ -1,0 +1,77 @@
+/**
+ * One page of a tree level on SQLite: the skip scan of `sqlite-children.ts` started after a cursor and
+ * stopped after `limit` entries, so a folder with 100,000 properties answers its first page in microseconds.
+ */
+import type { SqliteDatabase } from '../db';
+import { prefixUpperBound } from '../../shared/property';
+
+const LIVE = '(expires_at IS NULL OR expires_at > ?)';
+
+interface SeekStatements {
+  seek: { get(after: string, before: string, now: number): string | undefined };
+  seekOpen: { get(after: string, now: number): string | undefined };
+}
+
+const cache = new WeakMap<SqliteDatabase, SeekStatements>();
+
+function statementsFor(db: SqliteDatabase): SeekStatements {
+  let s = cache.get(db);
+  if (!s) {
+    s = {
+      seek: db
+        .prepare<[string, string, number], string>(
+          `SELECT key FROM property WHERE key > ? AND key < ? AND ${LIVE} ORDER BY key LIMIT 1`,
+        )
+        .pluck(),
+      seekOpen: db
+        .prepare<[string, number], string>(
+          `SELECT key FROM property WHERE key > ? AND ${LIVE} ORDER BY key LIMIT 1`,
+        )
+        .pluck(),
+    };
+    cache.set(db, s);
+  }
+  return s;
+}
+
+export interface ChildrenPage {
+  /** Keys as they are, sub-folders ending in `/`, sorted. */
+  children: string[];
+  /** The cursor for the next page (the last entry given), or null when the level is complete. */
+  next: string | null;
+}
+
+/** Where the scan resumes after a listed entry: past a sub-folder's whole content, or just past a key. */
+function resumeAfter(entry: string): string {
+  // Key characters are all below 0x7f.
+  return entry.endsWith('/') ? `${entry}\x7f` : entry;
+}
+
+/**
+ * Up to `limit` children of `base` (null: the top level) after the entry `after`, each passing `accept`.
+ * Discovery order is sorted order: a folder `a/x/` sorts exactly where its keys `a/x/...` do.
+ */
+export function childrenPageOf(
+  db: SqliteDatabase,
+  base: string | null,
+  after: string | undefined,
+  limit: number,
+  accept: (child: string) => boolean,
+  now: number,
+): ChildrenPage {
+  const s = statementsFor(db);
+  const prefix = base === null ? '' : `${base}/`;
+  const upper = prefixUpperBound(prefix);
+  const children: string[] = [];
+  let cursor = after === undefined ? prefix : resumeAfter(after);
+  for (;;) {
+    const key = upper === undefined ? s.seekOpen.get(cursor, now) : s.seek.get(cursor, upper, now);
+    if (key === undefined) return { children, next: null };
+    const slash = key.indexOf('/', prefix.length);
+    const child = slash < 0 ? key : `${key.slice(0, slash)}/`;
+    cursor = resumeAfter(child);
+    if (!accept(child)) continue;
+    if (children.length === limit) return { children, next: children.at(-1) ?? null };
+    children.push(child);
+  }
+}
