@@ -3,6 +3,7 @@ import { coreCommands, type CommandDefinition } from '../../shared/commands';
 import type { ServerServices } from '../services';
 import { driveCommands } from './drive';
 import { eventCommands } from './event';
+import { httpCommands } from './http';
 import { iamCommands } from './iam';
 import { dataCommands } from './data';
 import { propertyCommands } from './property';
@@ -18,6 +19,7 @@ export const serverCommands: CommandDefinition<ServerServices>[] = [
   ...eventCommands,
   ...driveCommands,
   ...scriptCommands,
+  ...httpCommands,
   ...sqlCommands,
   ...dataCommands,
   ...transformCommands,
