@@ -5,6 +5,7 @@ import { driveCommands } from './drive';
 import { eventCommands } from './event';
 import { httpCommands } from './http';
 import { iamCommands } from './iam';
+import { barcodeCommands } from './barcode';
 import { dataCommands } from './data';
 import { propertyCommands } from './property';
 import { scriptCommands } from './script';
@@ -23,5 +24,6 @@ export const serverCommands: CommandDefinition<ServerServices>[] = [
   ...sqlCommands,
   ...dataCommands,
   ...transformCommands,
+  ...barcodeCommands,
   ...testCommands,
 ];
