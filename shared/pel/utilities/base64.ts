@@ -6,7 +6,10 @@ export function utf8Bytes(s: string): Uint8Array {
 }
 
 export function toBase64(s: string): string {
-  const bytes = utf8Bytes(s);
+  return bytesToBase64(utf8Bytes(s));
+}
+
+export function bytesToBase64(bytes: Uint8Array): string {
   let binary = '';
   for (let i = 0; i < bytes.length; i += 0x8000)
     binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
@@ -14,6 +17,11 @@ export function toBase64(s: string): string {
 }
 
 export function fromBase64(s: string): string {
+  return new TextDecoder().decode(base64ToBytes(s));
+}
+
+/** The bytes of base64 (also URL-safe base64; whitespace ignored). */
+export function base64ToBytes(s: string): Uint8Array {
   let binary: string;
   try {
     binary = atob(s.replace(/[\s]/g, '').replace(/-/g, '+').replace(/_/g, '/'));
@@ -22,7 +30,7 @@ export function fromBase64(s: string): string {
   }
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return new TextDecoder().decode(bytes);
+  return bytes;
 }
 
 export function bytesToHex(bytes: Uint8Array): string {

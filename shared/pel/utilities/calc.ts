@@ -1,10 +1,10 @@
 /** `@calc`: arithmetic over numbers and lists of numbers (sum, avg, min, max, rounding half-up). */
 import { utilityError } from '../errors';
-import { type UtilitySpec, int, num, optionalInt } from './support';
+import { type UtilitySpec, int, itemsOf, num, optionalInt, optionalText } from './support';
 
-/** The numbers of a call: one list argument, or the arguments themselves; nulls are skipped. */
+/** The numbers of a call: one list (or comma-separated text), or the arguments themselves; nulls are skipped. */
 function numbersOf(fn: string, a: unknown[]): number[] {
-  const items = a.length === 1 && Array.isArray(a[0]) ? a[0] : a;
+  const items = itemsOf(fn, a);
   const out: number[] = [];
   items.forEach((v, i) => {
     if (v === null || v === undefined) return;
@@ -30,6 +30,52 @@ export function roundHalfUp(n: number, digits: number): number {
   return (sign * Math.round(shifted)) / 10 ** digits || 0;
 }
 
+/** Java's RoundingMode names. */
+const ROUNDING_MODES = ['HALF_UP', 'HALF_DOWN', 'HALF_EVEN', 'UP', 'DOWN', 'CEILING', 'FLOOR'] as const;
+type RoundingMode = (typeof ROUNDING_MODES)[number];
+
+function roundingMode(fn: string, a: unknown[], i: number): RoundingMode {
+  const mode = optionalText(fn, a, i, 'HALF_UP').toUpperCase() as RoundingMode;
+  if (!ROUNDING_MODES.includes(mode))
+    throw utilityError(`${fn}: unknown rounding mode '${mode}' (${ROUNDING_MODES.join(', ')})`);
+  return mode;
+}
+
+/** A whole number from a shifted one, by mode (the shift is exact decimal text, so .5 is exact). */
+function roundShifted(x: number, mode: RoundingMode): number {
+  const down = Math.trunc(x);
+  const fraction = Math.abs(x - down);
+  if (fraction === 0) return x;
+  const away = down + Math.sign(x);
+  switch (mode) {
+    case 'UP':
+      return away;
+    case 'DOWN':
+      return down;
+    case 'CEILING':
+      return Math.ceil(x);
+    case 'FLOOR':
+      return Math.floor(x);
+    case 'HALF_UP':
+      return fraction >= 0.5 ? away : down;
+    case 'HALF_DOWN':
+      return fraction > 0.5 ? away : down;
+    case 'HALF_EVEN':
+      return fraction > 0.5 || (fraction === 0.5 && down % 2 !== 0) ? away : down;
+  }
+}
+
+/** Rounds at a scale (decimal places; negative rounds to tens, hundreds ...) by a Java rounding mode. */
+export function roundWithMode(n: number, scale: number, mode: RoundingMode): number {
+  if (scale < -15 || scale > 15) throw utilityError('round: scale must be between -15 and 15');
+  if (!(Math.abs(n) < 2 ** 52)) return n;
+  const [mantissa, exponent = '0'] = String(n).split('e');
+  const shifted = Number(`${mantissa}e${Number(exponent) + scale}`);
+  const rounded = roundShifted(shifted, mode);
+  const [m2, e2 = '0'] = String(rounded).split('e');
+  return Number(`${m2}e${Number(e2) - scale}`) || 0;
+}
+
 /** A number as text with exactly `digits` decimals, in plain digits even past 1e21 (as Java's BigDecimal). */
 function fixed(n: number, digits: number): string {
   if (Math.abs(n) < 1e21) return n.toFixed(digits);
@@ -41,8 +87,8 @@ export const calcUtility: UtilitySpec = {
   doc: 'Arithmetic; functions taking numbers accept a list or several arguments.',
   functions: {
     sum: {
-      signature: 'sum(...numbers)',
-      doc: 'The sum (0 for none).',
+      signature: 'sum(list)',
+      doc: "The sum (0 for none) of a list, a comma-separated text or several arguments: @calc.sum('10, 10') is 20.",
       fn: (...a) =>
         finite(
           'sum',
@@ -50,15 +96,15 @@ export const calcUtility: UtilitySpec = {
         ),
     },
     avg: {
-      signature: 'avg(...numbers)',
-      doc: 'The mean (null for none).',
+      signature: 'avg(list)',
+      doc: 'The mean (null for none) of a list, a comma-separated text or several arguments.',
       fn: (...a) => {
         const ns = numbersOf('avg', a);
         return ns.length === 0 ? null : finite('avg', ns.reduce((s, n) => s + n, 0) / ns.length);
       },
     },
     min: {
-      signature: 'min(...numbers)',
+      signature: 'min(list)',
       doc: 'The smallest (null for none).',
       fn: (...a) => {
         const ns = numbersOf('min', a);
@@ -66,7 +112,7 @@ export const calcUtility: UtilitySpec = {
       },
     },
     max: {
-      signature: 'max(...numbers)',
+      signature: 'max(list)',
       doc: 'The largest (null for none).',
       fn: (...a) => {
         const ns = numbersOf('max', a);
@@ -75,9 +121,20 @@ export const calcUtility: UtilitySpec = {
     },
     abs: { signature: 'abs(number)', doc: 'The absolute value.', fn: (...a) => Math.abs(num('abs', a, 0)) },
     round: {
-      signature: 'round(number, digits?)',
-      doc: 'Rounded half-up to digits decimal places (default 0): @calc.round(2.345, 2) is 2.35.',
-      fn: (...a) => roundHalfUp(num('round', a, 0), optionalInt('round', a, 1, 0)),
+      signature: 'round(value, scale, mode)',
+      doc: "Rounded to scale decimal places (default 0) by a Java rounding mode (HALF_UP by default; HALF_DOWN, HALF_EVEN, UP, DOWN, CEILING, FLOOR): @calc.round(2.345, 2) is 2.35, @calc.round(2.5, 0, 'HALF_EVEN') is 2.",
+      fn: (...a) =>
+        roundWithMode(num('round', a, 0), optionalInt('round', a, 1, 0), roundingMode('round', a, 2)),
+    },
+    roundUp: {
+      signature: 'roundUp(value, scale)',
+      doc: 'Rounded away from zero at scale decimal places (default 0): @calc.roundUp(2.341, 2) is 2.35.',
+      fn: (...a) => roundWithMode(num('roundUp', a, 0), optionalInt('roundUp', a, 1, 0), 'UP'),
+    },
+    roundDown: {
+      signature: 'roundDown(value, scale)',
+      doc: 'Rounded towards zero at scale decimal places (default 0): @calc.roundDown(2.349, 2) is 2.34.',
+      fn: (...a) => roundWithMode(num('roundDown', a, 0), optionalInt('roundDown', a, 1, 0), 'DOWN'),
     },
     floor: { signature: 'floor(number)', doc: 'Rounded down.', fn: (...a) => Math.floor(num('floor', a, 0)) },
     ceil: { signature: 'ceil(number)', doc: 'Rounded up.', fn: (...a) => Math.ceil(num('ceil', a, 0)) },

@@ -2,7 +2,7 @@
 import { utilityError } from '../errors';
 import { FORBIDDEN_KEYS, clean, hasOwnKey, isMapLike, ownKeys, readOwn, setEntry } from '../safety';
 import { deepEquals, toPlainData, typeOf } from '../values';
-import { type UtilitySpec, capItems, list, map, noteBuilt, sizeOf, text } from './support';
+import { type UtilitySpec, capItems, int, list, listOrText, map, noteBuilt, sizeOf, text } from './support';
 
 /** How many steps a path may have: data nested deeper than this cannot be printed as JSON anyway. */
 export const MAX_PATH_STEPS = 100;
@@ -80,17 +80,45 @@ function keysOf(fn: string, a: unknown[]): string[] {
     : rest.map((_v, i) => text(fn, a, i + 1));
 }
 
+/** The names `isType` accepts for each PEL type: ours and JSON's. */
+const TYPE_NAMES: Record<string, string> = {
+  null: 'null',
+  boolean: 'boolean',
+  number: 'number',
+  integer: 'number',
+  decimal: 'number',
+  string: 'string',
+  text: 'string',
+  list: 'list',
+  array: 'list',
+  map: 'map',
+  object: 'map',
+};
+
+/** `select`: a map of only the selected paths of a map (their nesting kept); a list selects in each item. */
+function select(input: unknown, paths: string[]): unknown {
+  if (Array.isArray(input)) return input.map((item) => select(item, paths));
+  if (input === null || input === undefined) return null;
+  let out: unknown = {};
+  for (const path of paths) {
+    const steps = pathSteps('select', path);
+    const value = readPath(input, steps);
+    if (value !== null) out = setPath(out, steps, value);
+  }
+  return out;
+}
+
 export const dataUtility: UtilitySpec = {
   name: 'data',
   doc: "Data helpers over maps and lists; paths are written 'a.b[0].c' (at most 100 steps).",
   functions: {
     get: {
-      signature: 'get(data, path)',
+      signature: 'get(data, attribute)',
       doc: "The value at a path, or null: @data.get(body, 'items[0].name').",
       fn: (...a) => readPath(a[0], pathSteps('get', text('get', a, 1))),
     },
     has: {
-      signature: 'has(data, path)',
+      signature: 'has(data, attribute)',
       doc: 'True when the path leads to an existing key or index.',
       fn: (...a) => {
         const steps = pathSteps('has', text('has', a, 1));
@@ -101,12 +129,75 @@ export const dataUtility: UtilitySpec = {
         return isMapLike(parent) && hasOwnKey(parent, String(last));
       },
     },
+    put: {
+      signature: 'put(map, key, value)',
+      doc: "A copy of the map with one key set (null reads as an empty map): @data.put({'a': 1}, 'b', 2) is {'a': 1, 'b': 2}.",
+      fn: (...a) => {
+        const key = text('put', a, 1);
+        if (FORBIDDEN_KEYS.has(key)) throw utilityError(`put: the key '${key}' cannot be written`);
+        const source = a[0] === null || a[0] === undefined ? {} : map('put', a, 0);
+        const out: Record<string, unknown> = {};
+        for (const k of ownKeys(source)) setEntry(out, k, readOwn(source, k));
+        setEntry(out, key, clean(a[2]));
+        return out;
+      },
+    },
+    select: {
+      signature: 'select(input, selections)',
+      doc: "Only the selected paths (a list or comma-separated text) of a map, or of each map of a list: @data.select({'a': 1, 'b': {'c': 2, 'd': 3}}, 'a, b.c') is {'a': 1, 'b': {'c': 2}}.",
+      fn: (...a) => select(a[0], listOrText('select', a, 1).map(String)),
+    },
+    integerList: {
+      signature: 'integerList(startInt, endInt)',
+      doc: 'The whole numbers from startInt to endInt, both included: @data.integerList(1, 3) is {1, 2, 3}.',
+      fn: (...a) => {
+        const from = int('integerList', a, 0);
+        const to = int('integerList', a, 1);
+        const count = Math.max(0, to - from + 1);
+        capItems('integerList', count);
+        return Array.from({ length: count }, (_v, i) => from + i);
+      },
+    },
+    emptyObject: { signature: 'emptyObject()', doc: 'A new empty map.', fn: () => ({}) },
+    emptyList: { signature: 'emptyList()', doc: 'A new empty list.', fn: () => [] },
+    isType: {
+      signature: 'isType(data, type)',
+      doc: "True when the data has the type: 'null', 'boolean', 'number', 'string', 'list' (or 'array'), 'map' (or 'object').",
+      fn: (...a) => {
+        const name = text('isType', a, 1).toLowerCase();
+        const type = TYPE_NAMES[name];
+        if (type === undefined) throw utilityError(`isType: unknown type '${name}'`);
+        if (name === 'integer') return Number.isInteger(a[0]);
+        return typeOf(a[0]) === type;
+      },
+    },
+    isArray: { signature: 'isArray(data)', doc: 'True for a list.', fn: (...a) => Array.isArray(a[0]) },
+    isBoolean: {
+      signature: 'isBoolean(data)',
+      doc: 'True for true or false.',
+      fn: (...a) => typeof a[0] === 'boolean',
+    },
+    isNumber: {
+      signature: 'isNumber(data)',
+      doc: 'True for a number.',
+      fn: (...a) => typeof a[0] === 'number',
+    },
+    isObject: { signature: 'isObject(data)', doc: 'True for a map.', fn: (...a) => isMapLike(a[0]) },
+    isString: {
+      signature: 'isString(data)',
+      doc: 'True for a text.',
+      fn: (...a) => typeof a[0] === 'string',
+    },
     set: {
       signature: 'set(data, path, value)',
       doc: 'A copy of the data with the value at the path (missing maps are created).',
       fn: (...a) => setPath(a[0], pathSteps('set', text('set', a, 1)), a[2]),
     },
-    keys: { signature: 'keys(map)', doc: 'The keys.', fn: (...a) => ownKeys(map('keys', a, 0)) },
+    keys: {
+      signature: 'keys(data)',
+      doc: 'The keys of a map (an empty list for null).',
+      fn: (...a) => (a[0] === null || a[0] === undefined ? [] : ownKeys(map('keys', a, 0))),
+    },
     values: {
       signature: 'values(map)',
       doc: 'The values.',
@@ -171,7 +262,7 @@ export const dataUtility: UtilitySpec = {
       },
     },
     isEmpty: {
-      signature: 'isEmpty(value)',
+      signature: 'isEmpty(data)',
       doc: "True for null, '', an empty list or an empty map.",
       fn: (...a) => {
         const v = a[0];
@@ -181,12 +272,12 @@ export const dataUtility: UtilitySpec = {
       },
     },
     isNull: {
-      signature: 'isNull(value)',
+      signature: 'isNull(data)',
       doc: 'True for null.',
       fn: (...a) => a[0] === null || a[0] === undefined,
     },
     type: {
-      signature: 'type(value)',
+      signature: 'type(data)',
       doc: "'null', 'boolean', 'number', 'string', 'list' or 'map'.",
       fn: (...a) => typeOf(a[0]),
     },

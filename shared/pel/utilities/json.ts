@@ -1,7 +1,9 @@
 /** `@json`: parse and print JSON, read by JSON Pointer. */
 import { utilityError } from '../errors';
-import { toJsonText } from '../values';
+import { toJsonText, typeOf } from '../values';
+import { isBinaryContent } from '../../values';
 import { readPath } from './data';
+import { queryJsonPath } from './json-path';
 import { type UtilitySpec, noteBuilt, optionalInt, sizeOf, text } from './support';
 
 /** JSON.parse, with its SyntaxError turned into a utility error; `__proto__` keys stay own data. */
@@ -14,6 +16,15 @@ export function parseJsonSafely(fn: string, s: string): unknown {
   }
   if (typeof value === 'object' && value !== null) noteBuilt(sizeOf(value));
   return value;
+}
+
+/** JSON from a text or bytes (parsed), or data as it is; null stays null. */
+export function loadJson(fn: string, source: unknown): unknown {
+  if (source === null || source === undefined) return null;
+  if (typeof source === 'string') return parseJsonSafely(fn, source);
+  if (isBinaryContent(source)) return parseJsonSafely(fn, new TextDecoder().decode(source.data));
+  if (typeof source === 'object') return source;
+  throw utilityError(`${fn}: cannot read JSON from a ${typeOf(source)}`);
 }
 
 function pointerSteps(pointer: string): string[] {
@@ -29,13 +40,26 @@ export const jsonUtility: UtilitySpec = {
   name: 'json',
   doc: 'JSON text.',
   functions: {
+    load: {
+      signature: 'load(source)',
+      doc: 'JSON from a text or bytes (parsed); maps and lists as they are; null stays null.',
+      fn: (...a) => loadJson('load', a[0]),
+    },
+    path: {
+      signature: 'path(json, query)',
+      doc: "The values a JSONPath query (RFC 9535) selects, as a list; the JSON may be text: @json.path(body, '$.items[?@.price > 10].name'). Filters only compare: nothing is executed.",
+      fn: (...a) => queryJsonPath('path', loadJson('path', a[0]), text('path', a, 1)),
+    },
+    object: { signature: 'object()', doc: 'A new empty map.', fn: () => ({}) },
+    array: { signature: 'array()', doc: 'A new empty list.', fn: () => [] },
     parse: {
       signature: 'parse(text)',
       doc: 'The value of JSON text.',
       fn: (...a) => parseJsonSafely('parse', text('parse', a, 0)),
     },
     stringify: {
-      signature: 'stringify(value, indent?)',
+      signature: 'stringify(json)',
+      overloads: ['stringify(json, indent)'],
       doc: 'Compact JSON text (or indented by indent spaces).',
       fn: (...a) => toJsonText(a[0], optionalInt('stringify', a, 1, 0) || undefined),
     },

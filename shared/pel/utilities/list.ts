@@ -2,7 +2,17 @@
 import { utilityError } from '../errors';
 import { isMapLike, readOwn, setEntry } from '../safety';
 import { compareValues, deepEquals, equalityKeyer, templateText } from '../values';
-import { type UtilitySpec, capItems, int, joinTexts, list, optionalInt, optionalText, text } from './support';
+import {
+  type UtilitySpec,
+  capItems,
+  int,
+  joinTexts,
+  list,
+  listOrText,
+  optionalInt,
+  optionalText,
+  text,
+} from './support';
 
 const NO_SITE = { source: '', start: 0, end: 0 };
 
@@ -36,25 +46,55 @@ function filterByMembership(items: unknown[], other: unknown[], keep: boolean): 
   return items.filter((v) => keys.has(keyOf(v)) === keep);
 }
 
+/** A position of `sublist`: negative counts from the end; clamped to the list. */
+function position(raw: string, length: number, fallback: number, expression: string): number {
+  if (raw.trim() === '') return fallback;
+  if (!/^\s*-?\d+\s*$/.test(raw))
+    throw utilityError(`sublist: '${expression}' is not 'from:to' (whole numbers, either may be left out)`);
+  const n = Number(raw);
+  return Math.min(length, Math.max(0, n < 0 ? length + n : n));
+}
+
+/** `sublist`'s range: 'from:to' (to exclusive, negatives from the end), 'from:' , ':to', or one index 'n' (from n on). */
+function sublist(items: unknown[], expression: unknown): unknown[] {
+  const e = typeof expression === 'number' ? String(expression) : expression;
+  if (typeof e !== 'string') throw utilityError("sublist: the range must be a text such as '1:3'");
+  const colon = e.indexOf(':');
+  const [from, to] = colon < 0 ? [e, ''] : [e.slice(0, colon), e.slice(colon + 1)];
+  const start = position(from, items.length, 0, e);
+  const end = position(to, items.length, items.length, e);
+  return start >= end ? [] : items.slice(start, end);
+}
+
 export const listUtility: UtilitySpec = {
   name: 'list',
   doc: 'List helpers; they return new lists and read null as an empty list.',
   functions: {
     of: { signature: 'of(...items)', doc: 'A list of the arguments.', fn: (...a) => [...a] },
+    create: { signature: 'create()', doc: 'A new empty list.', fn: () => [] },
+    copy: {
+      signature: 'copy(list)',
+      doc: 'A new list with the same items (null gives an empty list).',
+      fn: (...a) => [...listOrText('copy', a, 0)],
+    },
     size: {
       signature: 'size(list)',
-      doc: 'The number of items (0 for null).',
-      fn: (...a) => list('size', a, 0).length,
+      doc: "The number of items (0 for null; a text counts its comma-separated items): @list.size('a, b') is 2.",
+      fn: (...a) => listOrText('size', a, 0).length,
     },
-    isEmpty: {
-      signature: 'isEmpty(list)',
+    empty: {
+      signature: 'empty(list)',
       doc: 'True for null or an empty list.',
-      fn: (...a) => list('isEmpty', a, 0).length === 0,
+      fn: (...a) => listOrText('empty', a, 0).length === 0,
     },
     contains: {
-      signature: 'contains(list, item)',
-      doc: 'True when an item equals the value.',
-      fn: (...a) => list('contains', a, 0).some((v) => deepEquals(v, a[1])),
+      signature: 'contains(list, needles)',
+      doc: "True when the list holds the needle or any of a list of needles: @list.contains('a, b', 'b') is true.",
+      fn: (...a) => {
+        const items = listOrText('contains', a, 0);
+        const needles = Array.isArray(a[1]) ? a[1] : [a[1]];
+        return needles.some((n) => items.some((v) => deepEquals(v, n)));
+      },
     },
     indexOf: {
       signature: 'indexOf(list, item)',
@@ -62,14 +102,19 @@ export const listUtility: UtilitySpec = {
       fn: (...a) => list('indexOf', a, 0).findIndex((v) => deepEquals(v, a[1])),
     },
     first: {
-      signature: 'first(list)',
-      doc: 'The first item, or null.',
-      fn: (...a) => list('first', a, 0)[0] ?? null,
+      signature: 'first(value)',
+      doc: "The first item, or null; a text is read as comma-separated items: @list.first('Megan, Sharol') is 'Megan'.",
+      fn: (...a) => listOrText('first', a, 0)[0] ?? null,
     },
     last: {
-      signature: 'last(list)',
-      doc: 'The last item, or null.',
-      fn: (...a) => list('last', a, 0).at(-1) ?? null,
+      signature: 'last(value)',
+      doc: 'The last item, or null (a text is read as comma-separated items).',
+      fn: (...a) => listOrText('last', a, 0).at(-1) ?? null,
+    },
+    sublist: {
+      signature: 'sublist(value, expression)',
+      doc: "The items in a range 'from:to' (to exclusive; negatives count from the end; either side may be left out): @list.sublist({1, 2, 3, 4}, '1:3') is {2, 3}.",
+      fn: (...a) => sublist(listOrText('sublist', a, 0), a[1]),
     },
     sort: {
       signature: 'sort(list)',
@@ -136,27 +181,27 @@ export const listUtility: UtilitySpec = {
         return Array.from({ length: count }, (_v, i) => from + i * step);
       },
     },
-    slice: {
-      signature: 'slice(list, from, to?)',
-      doc: 'The items from (inclusive) to (exclusive); negative positions count from the end.',
-      fn: (...a) => {
-        const l = list('slice', a, 0);
-        return l.slice(int('slice', a, 1), optionalInt('slice', a, 2, l.length));
-      },
-    },
     add: {
-      signature: 'add(list, item)',
-      doc: 'A new list with the item appended.',
+      signature: 'add(list, element)',
+      overloads: ['add(list, element, ignoreNulls)'],
+      doc: 'A new list with the element appended (a list element is appended as one item); with ignoreNulls true a null element is not added.',
       fn: (...a) => {
-        const l = list('add', a, 0);
+        const l = listOrText('add', a, 0);
+        const element = a[1] ?? null;
+        if (element === null && a[2] === true) return [...l];
         capItems('add', l.length + 1);
-        return [...l, a[1]];
+        return [...l, element];
       },
     },
     remove: {
-      signature: 'remove(list, item)',
-      doc: 'A new list without the items equal to the value.',
-      fn: (...a) => list('remove', a, 0).filter((v) => !deepEquals(v, a[1])),
+      signature: 'remove(list, index)',
+      doc: 'A new list without the item at index (negative counts from the end; out of range leaves it whole).',
+      fn: (...a) => {
+        const l = listOrText('remove', a, 0);
+        const index = int('remove', a, 1);
+        const at = index < 0 ? l.length + index : index;
+        return l.filter((_v, i) => i !== at);
+      },
     },
     groupBy: {
       signature: 'groupBy(list, key)',

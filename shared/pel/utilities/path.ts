@@ -1,6 +1,7 @@
 /** `@path`: '/'-separated paths such as property keys: join, parent, name, extension, wildcard matching. */
 import { utilityError } from '../errors';
-import { type UtilitySpec, text } from './support';
+import { type UtilitySpec, itemsOf, text } from './support';
+import { templateText } from '../values';
 
 function normalize(p: string): string {
   const absolute = p.startsWith('/');
@@ -93,11 +94,12 @@ export const pathUtility: UtilitySpec = {
   doc: "Paths separated by '/', such as property keys.",
   functions: {
     join: {
-      signature: 'join(...parts)',
-      doc: "The parts joined by single '/': @path.join('global/app', 'x') is 'global/app/x'.",
+      signature: 'join(pathItems)',
+      doc: "The items (a list, or several arguments) joined by single '/', nulls left out: @path.join('global/app', 'x') is 'global/app/x'.",
       fn: (...a) =>
-        a
-          .map((_v, i) => text('join', a, i))
+        itemsOf('join', a)
+          .filter((v) => v !== null && v !== undefined)
+          .map((v) => templateText(v))
           .filter((s) => s !== '')
           .map((s, i) => (i === 0 ? trimTrailingSlashes(s) : trimSlashes(s)))
           .join('/'),
@@ -107,15 +109,10 @@ export const pathUtility: UtilitySpec = {
       doc: "Without empty, '.' and resolved '..' segments.",
       fn: (...a) => normalize(text('normalize', a, 0)),
     },
-    name: { signature: 'name(path)', doc: 'The last segment.', fn: (...a) => nameOf(text('name', a, 0)) },
-    baseName: {
-      signature: 'baseName(path)',
-      doc: 'The last segment without its extension.',
-      fn: (...a) => {
-        const n = nameOf(text('baseName', a, 0));
-        const dot = n.lastIndexOf('.');
-        return dot > 0 ? n.slice(0, dot) : n;
-      },
+    basename: {
+      signature: 'basename(path)',
+      doc: "The last segment, the file name: @path.basename('/a/b/report.pdf') is 'report.pdf'.",
+      fn: (...a) => nameOf(text('basename', a, 0)),
     },
     extension: {
       signature: 'extension(path)',

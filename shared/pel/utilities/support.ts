@@ -7,6 +7,8 @@ import { toText, typeOf } from '../values';
 export interface UtilityFunctionSpec {
   /** How it is written, for completion and docs: `format(value, pattern, timeZone?)`. */
   readonly signature: string;
+  /** Further ways to call it (the real product's overloads), written like `signature`. */
+  readonly overloads?: readonly string[];
   readonly doc: string;
   readonly fn: (...args: unknown[]) => unknown;
 }
@@ -78,6 +80,37 @@ export function list(fn: string, args: unknown[], i: number): unknown[] {
   if (Array.isArray(v)) return v;
   if (v === null || v === undefined) return [];
   return wrong(fn, i, 'a list', v);
+}
+
+/**
+ * A list argument as the real product reads it: a list as it is, null as empty, and a text as its
+ * comma-separated items, trimmed (`'Megan, Sharol'` is {'Megan', 'Sharol'}; '' is empty).
+ */
+export function listOrText(fn: string, args: unknown[], i: number): unknown[] {
+  const v = args[i];
+  if (typeof v === 'string') return splitCommas(v);
+  return list(fn, args, i);
+}
+
+/** `'a, b,c'` as {'a', 'b', 'c'}; a blank text is an empty list. */
+export function splitCommas(s: string): string[] {
+  if (s.trim() === '') return [];
+  return s.split(',').map((part) => part.trim());
+}
+
+/** The items of a call that takes one list or several arguments: `f({1, 2})`, `f('1, 2')` or `f(1, 2)`. */
+export function itemsOf(fn: string, args: unknown[], from = 0): unknown[] {
+  if (args.length === from + 1) {
+    const v = args[from];
+    if (Array.isArray(v) || typeof v === 'string' || v === null || v === undefined)
+      return listOrText(fn, args, from);
+  }
+  return args.slice(from);
+}
+
+/** All signatures of a function: the main one and its overloads. */
+export function signaturesOf(f: UtilityFunctionSpec): readonly string[] {
+  return f.overloads ? [f.signature, ...f.overloads] : [f.signature];
 }
 
 export function map(fn: string, args: unknown[], i: number): object {

@@ -2,6 +2,7 @@
 import { utilityError } from '../errors';
 import { FORBIDDEN_KEYS, isMapLike, ownKeys, readOwn, setEntry } from '../safety';
 import { templateText } from '../values';
+import { type PelUriResolver, resolveUri } from './resolve';
 import { type UtilitySpec, capString, map, text } from './support';
 
 function decode(fn: string, s: string, plusIsSpace: boolean): string {
@@ -44,9 +45,24 @@ function queryString(fn: string, pairs: readonly (readonly [string, unknown])[])
   return out.join('&');
 }
 
-export const uriUtility: UtilitySpec = {
+/** `@uri` over a resolver (the server's, or none: then `resolve` refuses `uri:` references). */
+export function uriSpec(resolver: PelUriResolver | null): UtilitySpec {
+  return {
+    ...uriFunctions,
+    functions: {
+      ...uriFunctions.functions,
+      resolve: {
+        signature: 'resolve(uri)',
+        doc: "The value a uri: reference points to (as @resolve.uri): @uri.resolve('uri:property:global/app/x').",
+        fn: (...a) => resolveUri('resolve', text('resolve', a, 0), resolver),
+      },
+    },
+  };
+}
+
+const uriFunctions: UtilitySpec = {
   name: 'uri',
-  doc: 'URIs: encoding, query strings, parts.',
+  doc: 'URIs: encoding, query strings, parts, and resolving uri: references (with the server).',
   functions: {
     encode: {
       signature: 'encode(text)',
@@ -119,3 +135,5 @@ export const uriUtility: UtilitySpec = {
     },
   },
 };
+
+export const uriUtility = uriSpec(null);

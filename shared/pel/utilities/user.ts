@@ -1,6 +1,7 @@
 /** `@user`: the current user, through an interface the server fills in (PEL itself knows no users). */
+import { isMapLike, readOwn } from '../safety';
 import type { PelUtility } from '../types';
-import { type UtilitySpec, text, toUtility } from './support';
+import { type UtilitySpec, listOrText, text, toUtility } from './support';
 
 /** What the server tells PEL about the user a pipeline runs as. */
 export interface PelUserInfo {
@@ -8,6 +9,12 @@ export interface PelUserInfo {
   displayName?: string | null;
   email?: string | null;
   uuid?: string | null;
+  firstName?: string | null;
+  lastName?: string | null;
+  /** A language tag such as 'en' or 'de-DE'. */
+  locale?: string | null;
+  /** An IANA time zone such as 'Europe/Berlin'. */
+  zone?: string | null;
   roles?: readonly string[];
   groups?: readonly string[];
   tenants?: readonly string[];
@@ -18,82 +25,128 @@ export interface PelUserInfo {
   hasPermission?: (permission: string) => boolean;
 }
 
-/** The `@user` functions over one user (or none: anonymous runs), for `options.utilities.user`. */
-export function createUserUtility(user: PelUserInfo | null): PelUtility {
-  const displayName = (): string | null => (user ? user.displayName || user.username : null);
-  return toUtility({
+/** A field of a user map (as @iam returns), or null. */
+function field(user: object, key: string): string | null {
+  const v = readOwn(user, key);
+  return typeof v === 'string' && v !== '' ? v : null;
+}
+
+/** The display name of a user map: its displayName, else first and last name, else the username. */
+function displayNameOf(user: object): string | null {
+  const names = [field(user, 'firstName'), field(user, 'lastName')].filter((s) => s !== null);
+  return field(user, 'displayName') ?? (names.length > 0 ? names.join(' ') : field(user, 'username'));
+}
+
+function emailAndDisplayName(name: string | null, email: string | null): string | null {
+  return email ? `${name ?? email} <${email}>` : name;
+}
+
+/** The user as a map, so the `(object)` overloads and the no-argument ones share one rule. */
+function asMap(user: PelUserInfo | null): object | null {
+  if (!user) return null;
+  return {
+    username: user.username,
+    displayName: user.displayName ?? null,
+    firstName: user.firstName ?? null,
+    lastName: user.lastName ?? null,
+    email: user.email ?? null,
+  };
+}
+
+/** The user a call is about: the object given (a user map), or the current one. */
+function subject(current: object | null, a: unknown[]): object | null {
+  if (a.length === 0 || a[0] === undefined) return current;
+  return isMapLike(a[0]) ? a[0] : null;
+}
+
+/** The `@user` spec over one user (or none: anonymous runs); the docs are the spec over nobody. */
+export function userSpec(user: PelUserInfo | null): UtilitySpec {
+  const me = asMap(user);
+  const can = (permission: string): boolean =>
+    user !== null &&
+    (user.hasPermission ? user.hasPermission(permission) : (user.roles ?? []).includes(permission));
+  return {
     name: 'user',
-    doc: '',
+    doc: 'The user the pipeline runs as (filled in by the server); null, false or empty when anonymous.',
+    serverProvided: true,
     functions: {
-      username: { signature: '', doc: '', fn: () => user?.username ?? null },
-      displayName: { signature: '', doc: '', fn: displayName },
-      email: { signature: '', doc: '', fn: () => user?.email ?? null },
-      emailAndDisplayName: {
-        signature: '',
-        doc: '',
-        fn: () => (user ? (user.email ? `${displayName()} <${user.email}>` : displayName()) : null),
+      username: {
+        signature: 'username()',
+        doc: 'The login name, or null when anonymous.',
+        fn: () => user?.username ?? null,
       },
-      uuid: { signature: '', doc: '', fn: () => user?.uuid ?? null },
-      roles: { signature: '', doc: '', fn: () => [...(user?.roles ?? [])] },
-      groups: { signature: '', doc: '', fn: () => [...(user?.groups ?? [])] },
-      tenants: { signature: '', doc: '', fn: () => [...(user?.tenants ?? [])] },
-      hasRole: { signature: '', doc: '', fn: (...a) => (user?.roles ?? []).includes(text('hasRole', a, 0)) },
-      hasPermission: {
-        signature: '',
-        doc: '',
+      uuid: { signature: 'uuid()', doc: 'The user id.', fn: () => user?.uuid ?? null },
+      displayName: {
+        signature: 'displayName()',
+        overloads: ['displayName(object)'],
+        doc: 'The display name (else first and last name, else the username) of the current user, or of a user map (as @iam returns).',
         fn: (...a) => {
-          const permission = text('hasPermission', a, 0);
-          if (!user) return false;
-          return user.hasPermission
-            ? user.hasPermission(permission)
-            : (user.roles ?? []).includes(permission);
+          const u = subject(me, a);
+          return u ? displayNameOf(u) : null;
         },
       },
-      isAdmin: { signature: '', doc: '', fn: () => user?.isAdmin === true },
+      email: {
+        signature: 'email()',
+        overloads: ['email(object)'],
+        doc: 'The email address of the current user, or of a user map; null when none.',
+        fn: (...a) => {
+          const u = subject(me, a);
+          return u ? field(u, 'email') : null;
+        },
+      },
+      emailAndDisplayName: {
+        signature: 'emailAndDisplayName()',
+        overloads: ['emailAndDisplayName(object)'],
+        doc: "'Display Name <email>' of the current user, or of a user map (the display name alone without email).",
+        fn: (...a) => {
+          const u = subject(me, a);
+          return u ? emailAndDisplayName(displayNameOf(u), field(u, 'email')) : null;
+        },
+      },
+      firstName: {
+        signature: 'firstName()',
+        doc: 'The first name, or null.',
+        fn: () => user?.firstName ?? null,
+      },
+      lastName: { signature: 'lastName()', doc: 'The last name, or null.', fn: () => user?.lastName ?? null },
+      locale: {
+        signature: 'locale()',
+        doc: "The user's language tag (default 'en'); null when anonymous.",
+        fn: () => (user ? (user.locale ?? 'en') : null),
+      },
+      zone: {
+        signature: 'zone()',
+        doc: "The user's time zone (default 'UTC'); null when anonymous.",
+        fn: () => (user ? (user.zone ?? 'UTC') : null),
+      },
+      loggedIn: { signature: 'loggedIn()', doc: 'False for anonymous runs.', fn: () => user !== null },
+      hasPermission: {
+        signature: 'hasPermission(permissionKeys)',
+        doc: "True when the user holds any of the permissions (one, a list or comma-separated text), counting `*` grants and admins: @user.hasPermission('CAN_PIPE_property.list').",
+        fn: (...a) => listOrText('hasPermission', a, 0).some((p) => typeof p === 'string' && can(p)),
+      },
+      roles: { signature: 'roles()', doc: 'The role names.', fn: () => [...(user?.roles ?? [])] },
+      groups: { signature: 'groups()', doc: 'The group names.', fn: () => [...(user?.groups ?? [])] },
+      tenants: { signature: 'tenants()', doc: 'The tenant ids.', fn: () => [...(user?.tenants ?? [])] },
+      hasRole: {
+        signature: 'hasRole(role)',
+        doc: 'True when the user has the role.',
+        fn: (...a) => (user?.roles ?? []).includes(text('hasRole', a, 0)),
+      },
+      isAdmin: { signature: 'isAdmin()', doc: 'True for administrators.', fn: () => user?.isAdmin === true },
       actingUsername: {
-        signature: '',
-        doc: '',
+        signature: 'actingUsername()',
+        doc: 'Who actually signed in, when a RunAs switched identity; else the username.',
         fn: () => (user ? (user.actingUsername ?? user.username) : null),
       },
-      isAuthenticated: { signature: '', doc: '', fn: () => user !== null },
     },
-  });
+  };
+}
+
+/** The `@user` functions over one user (or none: anonymous runs), for `options.utilities.user`. */
+export function createUserUtility(user: PelUserInfo | null): PelUtility {
+  return toUtility(userSpec(user));
 }
 
 /** Signatures and docs of `@user`, for completion and docs/pel.md. */
-export const userUtilityDocs: UtilitySpec = {
-  name: 'user',
-  doc: 'The user the pipeline runs as (filled in by the server).',
-  serverProvided: true,
-  functions: {
-    username: { signature: 'username()', doc: 'The login name, or null when anonymous.', fn: () => null },
-    displayName: {
-      signature: 'displayName()',
-      doc: 'The display name (the username when none is set).',
-      fn: () => null,
-    },
-    email: { signature: 'email()', doc: 'The email address, or null.', fn: () => null },
-    emailAndDisplayName: {
-      signature: 'emailAndDisplayName()',
-      doc: "'Display Name <email>' (the display name alone without email).",
-      fn: () => null,
-    },
-    uuid: { signature: 'uuid()', doc: 'The user id.', fn: () => null },
-    roles: { signature: 'roles()', doc: 'The role names.', fn: () => null },
-    groups: { signature: 'groups()', doc: 'The group names.', fn: () => null },
-    tenants: { signature: 'tenants()', doc: 'The tenant ids.', fn: () => null },
-    hasRole: { signature: 'hasRole(role)', doc: 'True when the user has the role.', fn: () => null },
-    hasPermission: {
-      signature: 'hasPermission(permission)',
-      doc: "True when the user holds the permission, counting `*` grants and admins (e.g. 'CAN_PIPE_property.list').",
-      fn: () => null,
-    },
-    isAdmin: { signature: 'isAdmin()', doc: 'True for administrators.', fn: () => null },
-    actingUsername: {
-      signature: 'actingUsername()',
-      doc: 'Who actually signed in, when a RunAs switched identity; else the username.',
-      fn: () => null,
-    },
-    isAuthenticated: { signature: 'isAuthenticated()', doc: 'False for anonymous runs.', fn: () => null },
-  },
-};
+export const userUtilityDocs: UtilitySpec = userSpec(null);
