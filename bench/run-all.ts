@@ -10,6 +10,7 @@ import { BenchReport } from './bench-report';
 import httpBench from './http.bench';
 import pelBench from './pel.bench';
 import propertyBench from './property.bench';
+import scriptHttpBench from './script-http.bench';
 import { PROJECT_ROOT } from './support/project-root';
 
 const BENCHMARKS: Record<string, (report: BenchReport) => Promise<void>> = {
@@ -17,6 +18,7 @@ const BENCHMARKS: Record<string, (report: BenchReport) => Promise<void>> = {
   http: httpBench,
   pel: pelBench,
   property: propertyBench,
+  'script-http': scriptHttpBench,
 };
 
 const only = process.argv.slice(2);

@@ -158,7 +158,8 @@ export class OutboundHttp {
         ),
       );
       req.on('socket', (socket) => {
-        // Belt and braces: the address the socket reached must be allowed too.
+        // Belt and braces: the address a new socket reaches must be allowed too (a kept-alive one was judged).
+        if (!socket.connecting) return;
         socket.once('connect', () => {
           const ip = socket.remoteAddress ?? '';
           const kind = this.policy.refusal(url.hostname, ip);

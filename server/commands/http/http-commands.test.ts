@@ -149,3 +149,17 @@ pipeline:
     expect(response.json).toEqual({ sent: { articleId: 'A-9', quantity: '1' }, token: 't-1' });
   });
 });
+
+describe('the v7 schema', () => {
+  it('lists script.run and the http.* commands with their parameters', async () => {
+    const response = await http(server.url, '/api/v3/command:pipe.schema.v7');
+    expect(response.status).toBe(200);
+    const text = JSON.stringify(response.json);
+    for (const name of ['script.run', 'http.get', 'http.post', 'http.put', 'http.patch', 'http.delete']) {
+      expect(text).toContain(`"${name}"`);
+    }
+    for (const parameter of ['ignoreErrorStatus', 'includeResponse', '"language"', '"path"']) {
+      expect(text).toContain(parameter);
+    }
+  });
+});
