@@ -2,6 +2,7 @@
 import { coreCommands, type CommandDefinition } from '../../shared/commands';
 import type { ServerServices } from '../services';
 import { driveCommands } from './drive';
+import { mailCommands } from './mail';
 import { eventCommands } from './event';
 import { httpCommands } from './http';
 import { iamCommands } from './iam';
@@ -18,6 +19,7 @@ export const serverCommands: CommandDefinition<ServerServices>[] = [
   ...iamCommands,
   ...propertyCommands,
   ...eventCommands,
+  ...mailCommands,
   ...driveCommands,
   ...scriptCommands,
   ...httpCommands,

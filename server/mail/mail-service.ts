@@ -20,7 +20,8 @@ export interface SentMail {
 }
 
 export interface OutboxEntry {
-  id: string;
+  /** The file name: `<epoch millis>-<uuid>.eml`. */
+  name: string;
   size: number;
   created: string;
 }
@@ -95,19 +96,22 @@ export class MailService {
     const entries: OutboxEntry[] = [];
     for (const id of names.filter((n) => OUTBOX_ID.test(n))) {
       const stats = await stat(join(this.config.outboxDir, id));
-      entries.push({ id, size: stats.size, created: stats.mtime.toISOString() });
+      entries.push({ name: id, size: stats.size, created: stats.mtime.toISOString() });
     }
-    return entries.sort((a, b) => (a.id < b.id ? 1 : -1));
+    return entries.sort((a, b) => (a.name < b.name ? 1 : -1));
   }
 
   /** One outbox mail as its raw `.eml` bytes. */
-  async outboxMail(id: string): Promise<Buffer> {
-    if (!OUTBOX_ID.test(id))
-      throw new PipeworkError('PARAM_INVALID', `'${id}' is no outbox id.`, { parameter: 'id' });
+  async outboxMail(name: string): Promise<Buffer> {
+    if (!OUTBOX_ID.test(name)) {
+      throw new PipeworkError('PARAM_INVALID', `'${name.slice(0, 100)}' names no outbox mail.`, {
+        parameter: 'name',
+      });
+    }
     try {
-      return await readFile(join(this.config.outboxDir, id));
+      return await readFile(join(this.config.outboxDir, name));
     } catch {
-      throw new PipeworkError('NOT_FOUND', `No mail '${id}' in the outbox.`, { parameter: 'id' });
+      throw new PipeworkError('NOT_FOUND', `No mail '${name}' in the outbox.`, { parameter: 'name' });
     }
   }
 

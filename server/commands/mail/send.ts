@@ -1,0 +1,109 @@
+/** `mail.send`: one mail, over SMTP (PIPEWORK_SMTP_URL) or into the outbox. */
+import type Mail from 'nodemailer/lib/mailer';
+import { defineCommand, type CommandContext, type JsonSchema } from '../../../shared/commands';
+import { PipeworkError } from '../../../shared/errors';
+import { isBinaryContent } from '../../../shared/values';
+import { addressList, headerText, type MailAddress } from '../../mail';
+import type { ServerServices } from '../../services';
+import { attachmentsOf } from './mail-attachments';
+
+const ADDRESSES = (what: string): JsonSchema => ({
+  type: ['string', 'array'],
+  items: { type: 'string' },
+  description: `${what}: comma-separated addresses (ann@example.com, Ann <ann@example.com>) or a list of them.`,
+});
+
+/** HTML when `html` says so, else when the message starts with a tag. */
+function isHtml(message: string, html: unknown): boolean {
+  if (typeof html === 'boolean') return html;
+  return /^\s*<[a-zA-Z!]/.test(message);
+}
+
+function messageOf(ctx: CommandContext<ServerServices>): string {
+  const message = ctx.params.message;
+  if (message !== undefined && message !== null)
+    return typeof message === 'string' ? message : JSON.stringify(message);
+  const body = ctx.input;
+  if (body === null || body === undefined || isBinaryContent(body)) return '';
+  return typeof body === 'string' ? body : JSON.stringify(body);
+}
+
+const asMailbox = (a: MailAddress): Mail.Address | string =>
+  a.name ? { name: a.name, address: a.address } : a.address;
+
+export const mailSend = defineCommand<ServerServices>(
+  {
+    name: 'mail.send',
+    summary:
+      'Sends a mail (text or HTML, with attachments) over SMTP, or into the outbox when no SMTP server is set.',
+    description:
+      'The SMTP server is PIPEWORK_SMTP_URL (smtp://user:password@host:587, smtps://... for TLS); without it ' +
+      'the mail is written as an .eml file to the outbox (mail.outbox.list, mail.outbox.read). The message is ' +
+      'the `message` parameter, else a text body; it is sent as HTML when it starts with a tag (or html: true). ' +
+      'Attachments are drive paths (reports/a.pdf, uri:drive:reports/a.pdf; comma-separated or a list) or files ' +
+      'given as an expression (#{body}); without the parameter a file in the body is attached. Line breaks in ' +
+      'header values and malformed addresses are refused (PARAM_INVALID); a failing SMTP server is UPSTREAM_FAILED. ' +
+      'Answers {messageId, accepted, rejected} (and outbox, the file name, for the outbox).',
+    parameters: {
+      to: ADDRESSES('Recipients'),
+      cc: ADDRESSES('Copy recipients'),
+      bcc: ADDRESSES('Blind copy recipients'),
+      from: { type: 'string', description: 'The sender address; PIPEWORK_MAIL_FROM by default.' },
+      fromName: { type: 'string', description: 'The sender name; PIPEWORK_MAIL_FROM_NAME by default.' },
+      subject: { type: 'string', description: 'The subject.' },
+      message: {
+        type: ['string', 'number', 'boolean', 'object', 'array'],
+        description: 'The message; by default the body (when it is text). Non-text values are sent as JSON.',
+      },
+      html: {
+        type: 'boolean',
+        description: 'Sends the message as HTML (true) or text (false); guessed when absent.',
+      },
+      replyTo: { type: 'string', description: 'The Reply-To address.' },
+      attachments: {
+        type: ['string', 'array', 'object'],
+        description:
+          'Drive paths (comma-separated or a list) or files (#{body}); by default a file in the body.',
+      },
+    },
+    required: ['to'],
+    input: 'any',
+    output: 'json',
+    examples: [
+      {
+        title: 'Mail a report from the drive',
+        pipeline:
+          'pipeline:\n  - mail.send:\n      to: ann@example.com\n      subject: Monthly report\n' +
+          '      message: Please find the report attached.\n      attachments: reports/2026-11.pdf\n',
+      },
+    ],
+  },
+  async (ctx) => {
+    const { config } = ctx.services.mail;
+    const to = addressList(ctx.params.to, 'to');
+    const cc = addressList(ctx.params.cc, 'cc');
+    const bcc = addressList(ctx.params.bcc, 'bcc');
+    if (to.length + cc.length + bcc.length === 0)
+      throw new PipeworkError('PARAM_INVALID', 'mail.send needs at least one recipient.', {
+        parameter: 'to',
+      });
+    const from = addressList(ctx.params.from ?? config.from, 'from');
+    if (from.length !== 1)
+      throw new PipeworkError('PARAM_INVALID', 'mail.send takes one sender address.', { parameter: 'from' });
+    const fromName = headerText(ctx.params.fromName, 'fromName') ?? (from[0]!.name || config.fromName);
+    const replyTo = addressList(ctx.params.replyTo, 'replyTo');
+    const subject = headerText(ctx.params.subject, 'subject') ?? '';
+    const message = messageOf(ctx);
+    const mail: Mail.Options = {
+      from: fromName ? { name: fromName, address: from[0]!.address } : from[0]!.address,
+      to: to.map(asMailbox),
+      cc: cc.map(asMailbox),
+      bcc: bcc.map(asMailbox),
+      replyTo: replyTo.map(asMailbox),
+      subject,
+      ...(isHtml(message, ctx.params.html) ? { html: message } : { text: message }),
+      attachments: await attachmentsOf(ctx),
+    };
+    return ctx.services.mail.send(mail, ctx.abortSignal());
+  },
+);
