@@ -8,10 +8,12 @@ import {
   isSeq,
   LineCounter,
   type Node,
+  type Pair,
   parseDocument,
   Scalar,
   visit,
   type YAMLError,
+  type YAMLMap,
 } from 'yaml';
 import { buildScript, type DocumentPath, type SourceLocator } from './build-script';
 import { checkSourceLength, isTooDeep, PIPELINE_LIMITS, tooDeepMessage } from './limits';
@@ -40,6 +42,23 @@ class YamlLocator implements SourceLocator {
     return { line, column: col };
   }
 
+  /** Each map's pairs by key text, built once: a lookup per path stays constant-time in maps of any width. */
+  private readonly pairIndexes = new WeakMap<YAMLMap, Map<string, Pair>>();
+
+  private pairsOf(map: YAMLMap): Map<string, Pair> {
+    let index = this.pairIndexes.get(map);
+    if (!index) {
+      index = new Map();
+      for (const pair of map.items as Pair[]) {
+        if (!isScalar(pair.key)) continue;
+        const name = String(pair.key.value);
+        if (!index.has(name)) index.set(name, pair);
+      }
+      this.pairIndexes.set(map, index);
+    }
+    return index;
+  }
+
   private deref(node: unknown): unknown {
     return isAlias(node) ? node.resolve(this.doc) : node;
   }
@@ -51,7 +70,7 @@ class YamlLocator implements SourceLocator {
     for (const segment of path) {
       const node = this.deref(value);
       if (isYamlMap(node)) {
-        const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === String(segment));
+        const pair = this.pairsOf(node).get(String(segment));
         if (!pair) return {};
         key = pair.key;
         value = pair.value;
@@ -95,12 +114,15 @@ class YamlLocator implements SourceLocator {
  * Walks the node tree without recursion and returns the first node that is nested deeper than
  * `maxDepth`, or a key that is a map or list (JavaScript objects cannot have those), if any.
  */
-function findShapeFault(doc: Parsed): { node: Node; message: string } | undefined {
+function findShapeFault(doc: Parsed, text: string): { node: Node; message: string } | undefined {
   const stack: [unknown, number][] = [[doc.contents, 1]];
   while (stack.length) {
     const [node, depth] = stack.pop()!;
     if (!isYamlMap(node) && !isSeq(node)) continue;
     if (depth > PIPELINE_LIMITS.maxDepth) return { node, message: tooDeepMessage() };
+    // Duplicate keys are found here, one set per map, rather than by `yaml`'s uniqueKeys, which compares each
+    // key with every earlier one: quadratic, minutes for a map of 60,000 keys.
+    const seen = isYamlMap(node) ? new Set<unknown>() : undefined;
     for (const item of node.items as unknown[]) {
       if (!isPair(item)) {
         stack.push([item, depth + 1]);
@@ -113,6 +135,12 @@ function findShapeFault(doc: Parsed): { node: Node; message: string } | undefine
           message: `A key must be a name, not a ${isSeq(key) ? 'list' : 'map'}`,
         };
       }
+      const name = isScalar(key) ? key.value : key;
+      if (seen?.has(name)) {
+        const at = (item.key as Node).range?.[0] ?? 0;
+        return { node: item.key as Node, message: `Duplicate key ${quote(keyTextAt(text, at))}` };
+      }
+      seen?.add(name);
       stack.push([item.value, depth + 1]);
     }
   }
@@ -196,7 +224,7 @@ function parseYaml(text: string): PipelineScript {
   // resolveKnownTags off: `!!binary` and the like stay text, so every value is plain JSON data.
   const doc = parseDocument(text, {
     lineCounter: lines,
-    uniqueKeys: true,
+    uniqueKeys: false,
     prettyErrors: true,
     strict: true,
     resolveKnownTags: false,
@@ -207,7 +235,7 @@ function parseYaml(text: string): PipelineScript {
     const overflow = doc.errors.find((e) => /call stack/i.test(e.message));
     throw describeYamlError(overflow ?? first, doc, text, locator);
   }
-  const fault = findShapeFault(doc);
+  const fault = findShapeFault(doc, text);
   if (fault) throw syntaxError(fault.message, fault.node.range ? locator.at(fault.node.range[0]) : undefined);
   let root: unknown;
   try {
