@@ -163,7 +163,19 @@ export class ScriptPool {
     if (this.closed)
       return Promise.resolve({ ok: false, reason: 'internal', message: 'The server is stopping.' });
     return new Promise((resolve) => {
-      this.queue.push({ job, host, resolve });
+      const pending: Pending = { job, host, resolve };
+      // A run still waiting for a worker when its pipeline ends leaves the queue at once.
+      host.signal?.addEventListener(
+        'abort',
+        () => {
+          const index = this.queue.indexOf(pending);
+          if (index < 0) return;
+          this.queue.splice(index, 1);
+          resolve({ ok: false, reason: 'cancelled', message: 'The pipeline ended before the script ran.' });
+        },
+        { once: true },
+      );
+      this.queue.push(pending);
       this.dispatch();
     });
   }

@@ -102,6 +102,7 @@ async function call(ctx: HttpContext, method: HttpMethod): Promise<unknown> {
     timeoutMillis: Math.min(asked, config.timeoutMillis),
     signal: ctx.abortSignal(),
   });
+  ctx.log('DEBUG', `${method} ${where(response.url)} answered ${response.status}`);
   const contentType = response.headers['content-type'];
   const decoded = decodeResponseBody(response.body, contentType);
   if (response.status >= 400 && ctx.params.ignoreErrorStatus !== true) {
