@@ -1,29 +1,33 @@
-import { useState } from 'react';
-import { loadSession, saveSession, type Session } from './api/session';
-import { LoginPage } from './components/LoginPage';
-import { PipelineRunner } from './components/PipelineRunner';
+/**
+ * The application root: the sign-in page, or, once signed in, the workbench. The workbench (Monaco, the
+ * property tree, the shared core) is a lazy chunk, so the sign-in page loads only this small bundle.
+ */
+import { lazy, Suspense, useEffect, useSyncExternalStore } from 'react';
+import { restoreSession, sessionState, subscribeSession } from './api/session';
+import { SignInPage } from './sign-in/SignInPage';
+
+const Workbench = lazy(() => import('./app/Workbench'));
+
+function Loading({ what }: { what: string }) {
+  return (
+    <div className="app-loading" role="status">
+      {what}
+    </div>
+  );
+}
 
 export function App() {
-  const [session, setSession] = useState<Session | null>(loadSession);
+  const session = useSyncExternalStore(subscribeSession, sessionState);
 
-  const changeSession = (next: Session | null) => {
-    saveSession(next);
-    setSession(next);
-  };
+  useEffect(() => {
+    void restoreSession();
+  }, []);
 
-  if (!session) return <LoginPage onLogin={changeSession} />;
+  if (session.status === 'restoring') return <Loading what="Loading…" />;
+  if (session.status === 'signed-out') return <SignInPage expired={session.reason === 'expired'} />;
   return (
-    <div className="app">
-      <header className="topbar">
-        <h1>Pipework</h1>
-        <span className="user">
-          {session.username}
-          <button type="button" onClick={() => changeSession(null)}>
-            Sign out
-          </button>
-        </span>
-      </header>
-      <PipelineRunner session={session} />
-    </div>
+    <Suspense fallback={<Loading what="Loading the workbench…" />}>
+      <Workbench session={session} />
+    </Suspense>
   );
 }

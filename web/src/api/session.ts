@@ -1,28 +1,130 @@
-/** The signed-in user's credentials, kept for this browser tab only. */
+/**
+ * The signed-in session: the access token lives in memory only; it is renewed (rotating the refresh token)
+ * before it expires, and sign-out revokes the login on the server.
+ *
+ * Decision: the refresh token (never the password, never the access token) is kept in `sessionStorage`, so a
+ * reload of the tab keeps the user signed in. It is scoped to the tab, gone when the tab closes, single-use
+ * (every refresh rotates it), and a stolen copy presented after its rotation revokes the whole login family on
+ * the server. Without it every reload (and every reopened link) would ask for the password again.
+ */
+import { passwordGrant, refreshGrant, revoke, type TokenAnswer } from './token-endpoint';
 
-export interface Session {
-  username: string;
-  authorization: string;
+export type SessionStatus = 'restoring' | 'signed-out' | 'signed-in';
+
+export interface SessionState {
+  status: SessionStatus;
+  username?: string;
+  displayName?: string;
+  /** Why the user is signed out: 'expired' when the session ended by itself (the page then says so). */
+  reason?: 'expired' | 'signed-out';
 }
 
-const KEY = 'pipework.session';
+const STORAGE_KEY = 'pipework.refresh';
+/** Renew this long before the access token expires (and never later than at 80% of its life). */
+const RENEW_MARGIN_MS = 30_000;
 
-export function loadSession(): Session | null {
-  const raw = sessionStorage.getItem(KEY);
-  if (!raw) return null;
+let state: SessionState = { status: 'restoring' };
+let accessTokenValue: string | null = null;
+let refreshTokenValue: string | null = null;
+let renewTimer: ReturnType<typeof setTimeout> | undefined;
+let renewing: Promise<boolean> | null = null;
+const listeners = new Set<() => void>();
+
+function setState(next: SessionState): void {
+  state = next;
+  for (const listener of listeners) listener();
+}
+
+export function sessionState(): SessionState {
+  return state;
+}
+
+export function subscribeSession(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** The current access token, for requests the client cannot make itself (EventSource, streamed fetches). */
+export function accessToken(): string | null {
+  return accessTokenValue;
+}
+
+function claimsOf(jwt: string): { preferred_username?: string; name?: string } {
   try {
-    return JSON.parse(raw) as Session;
+    const payload = jwt.split('.')[1].replace(/-/g, '+').replace(/_/g, '/');
+    const bytes = Uint8Array.from(atob(payload), (c) => c.charCodeAt(0));
+    return JSON.parse(new TextDecoder().decode(bytes)) as { preferred_username?: string; name?: string };
   } catch {
-    return null;
+    return {};
   }
 }
 
-export function saveSession(session: Session | null): void {
-  if (session) sessionStorage.setItem(KEY, JSON.stringify(session));
-  else sessionStorage.removeItem(KEY);
+function accept(tokens: TokenAnswer): void {
+  accessTokenValue = tokens.access_token;
+  refreshTokenValue = tokens.refresh_token;
+  sessionStorage.setItem(STORAGE_KEY, tokens.refresh_token);
+  const lifeMs = tokens.expires_in * 1000;
+  clearTimeout(renewTimer);
+  renewTimer = setTimeout(
+    () => void renew(),
+    Math.max(1000, Math.min(lifeMs - RENEW_MARGIN_MS, lifeMs * 0.8)),
+  );
+  const claims = claimsOf(tokens.access_token);
+  setState({ status: 'signed-in', username: claims.preferred_username, displayName: claims.name });
 }
 
-export function basicAuthorization(username: string, password: string): string {
-  const bytes = new TextEncoder().encode(`${username}:${password}`);
-  return `Basic ${btoa(String.fromCharCode(...bytes))}`;
+function forget(reason: SessionState['reason']): void {
+  clearTimeout(renewTimer);
+  accessTokenValue = null;
+  refreshTokenValue = null;
+  sessionStorage.removeItem(STORAGE_KEY);
+  setState({ status: 'signed-out', reason });
+}
+
+export async function signIn(username: string, password: string): Promise<void> {
+  accept(await passwordGrant(username, password));
+}
+
+/** Renews the access token now (one renewal at a time); false, and signed out as expired, when it cannot. */
+export function renew(): Promise<boolean> {
+  if (renewing) return renewing;
+  const token = refreshTokenValue;
+  if (!token) return Promise.resolve(false);
+  renewing = refreshGrant(token)
+    .then(
+      (tokens) => {
+        accept(tokens);
+        return true;
+      },
+      () => {
+        forget('expired');
+        return false;
+      },
+    )
+    .finally(() => {
+      renewing = null;
+    });
+  return renewing;
+}
+
+/** The session ended by itself (a 401 that a renewal could not cure): back to sign-in, on the same route. */
+export function expire(): void {
+  if (state.status === 'signed-in') forget('expired');
+}
+
+export async function signOut(): Promise<void> {
+  const token = refreshTokenValue;
+  forget('signed-out');
+  if (token) await revoke(token).catch(() => undefined);
+}
+
+/** At start: continue the tab's login from its refresh token, if there is one. */
+export async function restoreSession(): Promise<void> {
+  const stored = sessionStorage.getItem(STORAGE_KEY);
+  if (!stored) {
+    setState({ status: 'signed-out' });
+    return;
+  }
+  refreshTokenValue = stored;
+  if (!(await renew())) setState({ status: 'signed-out' });
 }

@@ -1,0 +1,36 @@
+/** The left side of the workbench: the property tree and the command reference, one tab at a time. */
+import { useState } from 'react';
+import { PropertyExplorer } from '../properties';
+import { CommandReference } from '../reference';
+
+type Tab = 'properties' | 'reference';
+
+const TABS: { tab: Tab; label: string }[] = [
+  { tab: 'properties', label: 'Properties' },
+  { tab: 'reference', label: 'Reference' },
+];
+
+export function Sidebar() {
+  const [tab, setTab] = useState<Tab>('properties');
+  return (
+    <aside className="wb-sidebar" aria-label="Sidebar">
+      <div className="wb-tabs" role="tablist">
+        {TABS.map(({ tab: t, label }) => (
+          <button
+            key={t}
+            type="button"
+            role="tab"
+            aria-selected={t === tab}
+            className="wb-tab"
+            onClick={() => setTab(t)}
+          >
+            {label}
+          </button>
+        ))}
+      </div>
+      <div className="wb-sidebar-body" role="tabpanel">
+        {tab === 'properties' ? <PropertyExplorer /> : <CommandReference />}
+      </div>
+    </aside>
+  );
+}

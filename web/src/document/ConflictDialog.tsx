@@ -1,0 +1,40 @@
+/** A save that met a newer version: theirs next to mine, and the user decides. */
+import type { PipelineDocument } from './useDocument';
+
+export function ConflictDialog({ document }: { document: PipelineDocument }) {
+  const { doc, reload, overwrite, closeConflict } = document;
+  const conflict = doc.conflict;
+  if (!conflict) return null;
+  return (
+    <div className="wb-modal-backdrop">
+      <div className="wb-modal wb-conflict" role="dialog" aria-modal="true" aria-labelledby="conflict-title">
+        <h2 id="conflict-title">Changed meanwhile</h2>
+        <p>
+          <strong>{doc.key}</strong> was changed by someone else since you opened it (you had version{' '}
+          {doc.version}, it is now version {conflict.theirVersion}). Nothing was overwritten.
+        </p>
+        <div className="wb-conflict-sides">
+          <section aria-label="Theirs">
+            <h3>Theirs (version {conflict.theirVersion})</h3>
+            <pre data-testid="conflict-theirs">{conflict.theirs}</pre>
+          </section>
+          <section aria-label="Mine">
+            <h3>Mine</h3>
+            <pre data-testid="conflict-mine">{conflict.mine}</pre>
+          </section>
+        </div>
+        <div className="wb-modal-actions">
+          <button type="button" className="wb-button" onClick={closeConflict}>
+            Keep editing
+          </button>
+          <button type="button" className="wb-button" onClick={() => void reload()}>
+            Reload theirs
+          </button>
+          <button type="button" className="wb-button wb-danger" onClick={() => void overwrite()}>
+            Overwrite with mine
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,39 @@
+/** The document's toolbar: which pipeline this is, its form, save, run. */
+import { PipelineFormSwitch } from '../editor';
+import type { PipelineDocument } from './useDocument';
+
+export function DocumentBar({ document, onRun }: { document: PipelineDocument; onRun(): void }) {
+  const { doc, switchForm, save } = document;
+  return (
+    <div className="wb-toolbar" role="toolbar" aria-label="Pipeline">
+      <div className="wb-doc-name" title={doc.key ?? 'A new pipeline (not stored)'}>
+        <span className="wb-doc-key" data-testid="document-key">
+          {doc.key ?? 'Untitled pipeline'}
+        </span>
+        {doc.version !== undefined && <span className="wb-doc-version">v{doc.version}</span>}
+        {doc.dirty && (
+          <span className="wb-doc-dirty" title="Changed since it was loaded or saved">
+            ●
+          </span>
+        )}
+        {doc.busy && <span className="wb-doc-busy">{doc.busy === 'loading' ? 'Opening…' : 'Saving…'}</span>}
+      </div>
+      <PipelineFormSwitch form={doc.form} text={doc.text} onSwitch={switchForm} />
+      <div className="wb-toolbar-actions">
+        {doc.key && (
+          <button type="button" className="wb-button" onClick={() => void save()} disabled={!!doc.busy}>
+            Save
+          </button>
+        )}
+        <button type="button" className="wb-button wb-primary" onClick={onRun} title="Run (Ctrl+Enter)">
+          ▶ Run
+        </button>
+      </div>
+      {doc.problem && (
+        <p className="wb-doc-problem" role="alert">
+          {doc.problem}
+        </p>
+      )}
+    </div>
+  );
+}
