@@ -4,6 +4,7 @@ import type { ServerServices } from '../services';
 import { driveCommands } from './drive';
 import { mailCommands } from './mail';
 import { eventCommands } from './event';
+import { flowCommands } from './flow';
 import { httpCommands } from './http';
 import { iamCommands } from './iam';
 import { barcodeCommands } from './barcode';
@@ -27,5 +28,6 @@ export const serverCommands: CommandDefinition<ServerServices>[] = [
   ...dataCommands,
   ...transformCommands,
   ...barcodeCommands,
+  ...flowCommands,
   ...testCommands,
 ];

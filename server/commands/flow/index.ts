@@ -1,0 +1,13 @@
+/** Flow between pipelines: switch, starting stored pipelines, call. */
+import type { CommandDefinition } from '../../../shared/commands';
+import type { ServerServices } from '../../services';
+import { call } from './call';
+import { pipelineRun, pipelineStart } from './pipeline-start';
+import { switchCommand } from './switch';
+
+export const flowCommands: CommandDefinition<ServerServices>[] = [
+  switchCommand as CommandDefinition<ServerServices>,
+  pipelineStart,
+  pipelineRun,
+  call,
+];

@@ -1,0 +1,73 @@
+/** `pipeline.start` (and its deprecated form `pipeline.run` with `name`): runs a stored pipeline. */
+import { defineCommand, type CommandContext } from '../../../shared/commands';
+import { PipeworkError } from '../../../shared/errors';
+import type { ServerServices } from '../../services';
+import { runStoredPipeline } from './run-stored-pipeline';
+
+/** A map of vars: given as a map, or its JSON text (as a query string carries it). */
+export function mapParam(value: unknown, parameter: string): Record<string, unknown> {
+  if (value === undefined || value === null || value === '') return {};
+  let map: unknown = value;
+  if (typeof value === 'string') {
+    try {
+      map = JSON.parse(value);
+    } catch {
+      map = undefined;
+    }
+  }
+  if (map === null || typeof map !== 'object' || Array.isArray(map)) {
+    throw new PipeworkError('PARAM_INVALID', `Parameter '${parameter}' must be a map of name → value.`, {
+      parameter,
+    });
+  }
+  return map as Record<string, unknown>;
+}
+
+const start = (ctx: CommandContext<ServerServices>, parameter: 'key' | 'name') =>
+  runStoredPipeline(ctx, String(ctx.params[parameter]), mapParam(ctx.params.vars, 'vars'), parameter);
+
+export const pipelineStart = defineCommand<ServerServices>(
+  {
+    name: 'pipeline.start',
+    summary:
+      'Runs the stored pipeline at `key` with the current body and `vars`; its final body is the result.',
+    description:
+      'The pipeline is read and run as the caller. `vars` are set over the pipeline’s own vars (values are taken as they are, never evaluated again). Pipelines may start one another up to 10 deep; deeper (a pipeline starting itself) ends with LIMIT_EXCEEDED.',
+    parameters: {
+      key: {
+        type: 'string',
+        minLength: 1,
+        description: 'The property key of the pipeline, e.g. global/app/shop/pipeline/total.',
+      },
+      vars: { type: ['object', 'string'], description: 'Variables for the pipeline, over its own vars.' },
+    },
+    required: ['key'],
+    defaultParameter: 'key',
+    input: 'any',
+    output: 'any',
+    examples: [
+      {
+        title: 'Run a stored pipeline',
+        pipeline:
+          'pipeline:\n  - pipeline.start:\n      key: global/app/shop/pipeline/total\n      vars: {currency: EUR}\n',
+      },
+    ],
+  },
+  (ctx) => start(ctx, 'key'),
+);
+
+export const pipelineRun = defineCommand<ServerServices>(
+  {
+    name: 'pipeline.run',
+    summary: 'DEPRECATED: use pipeline.start. Runs the stored pipeline `name` with the current body.',
+    parameters: {
+      name: { type: 'string', minLength: 1, description: 'The property key of the pipeline.' },
+      vars: { type: ['object', 'string'], description: 'Variables for the pipeline, over its own vars.' },
+    },
+    required: ['name'],
+    defaultParameter: 'name',
+    input: 'any',
+    output: 'any',
+  },
+  (ctx) => start(ctx, 'name'),
+);

@@ -1,0 +1,116 @@
+/**
+ * Runs a stored pipeline from a running one: read as the caller (who must be allowed to read it), run as
+ * the caller, with the caller's body (or input) and the given vars over the pipeline's own, within the
+ * caller's time limit and the nesting limit. Its final body is the result.
+ */
+import type { CommandContext } from '../../../shared/commands';
+import { PipeworkError, isPipeworkError } from '../../../shared/errors';
+import { containsExpression } from '../../../shared/pel';
+import { parsePipeline, type PipelineScript } from '../../../shared/pipeline';
+import { isJsonType } from '../../../shared/property';
+import type { Cancellation } from '../../../shared/runner';
+import { executePipeline } from '../../pipeline/execute-pipeline';
+import type { ServerServices } from '../../services';
+import { runNested } from './nesting';
+
+/** `$uri:property:global/...`, `property:/global/...` or the key itself. */
+export function keyOfReference(reference: string): string {
+  return reference
+    .trim()
+    .replace(/^\$uri:/, '')
+    .replace(/^property:/, '')
+    .replace(/^\/+/, '');
+}
+
+/**
+ * A value as a pipeline's `vars` section takes it without evaluating it again: text containing `#{` is
+ * written as a PEL string literal (`#{'...'}`), so values never become expressions in the called pipeline.
+ */
+export function asLiteral(value: unknown): unknown {
+  if (typeof value === 'string')
+    return containsExpression(value) ? `#{'${value.replace(/'/g, "''")}'}` : value;
+  if (Array.isArray(value)) return value.map(asLiteral);
+  if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, asLiteral(v)]));
+  }
+  return value;
+}
+
+function cancellationOf(signal: AbortSignal): Cancellation {
+  return {
+    get cancelled() {
+      return signal.aborted;
+    },
+    onCancel(listener) {
+      signal.addEventListener('abort', listener, { once: true });
+    },
+  };
+}
+
+async function loadScript(
+  ctx: CommandContext<ServerServices>,
+  key: string,
+  parameter: string,
+): Promise<PipelineScript> {
+  const property = await ctx.services.properties.get(ctx.principal, key);
+  const type = property.type ?? 'text/plain';
+  if (/javascript|python|groovy/i.test(type)) {
+    throw new PipeworkError(
+      'PARAM_INVALID',
+      `'${key}' is a script, not a pipeline: run it with script.run.`,
+      {
+        parameter,
+      },
+    );
+  }
+  try {
+    return parsePipeline(property.value ?? '', isJsonType(type) ? 'json' : 'yaml');
+  } catch (error) {
+    if (!isPipeworkError(error)) throw error;
+    throw new PipeworkError(
+      'PIPELINE_SYNTAX',
+      `The stored pipeline '${key}' cannot be read: ${error.message}`,
+      {
+        parameter,
+        pipeline: key,
+        called: error.details,
+      },
+    );
+  }
+}
+
+export async function runStoredPipeline(
+  ctx: CommandContext<ServerServices>,
+  reference: string,
+  vars: Record<string, unknown>,
+  parameter: string,
+): Promise<unknown> {
+  const key = keyOfReference(reference);
+  if (key === '')
+    throw new PipeworkError('PARAM_INVALID', `Parameter '${parameter}' names no pipeline.`, { parameter });
+  return runNested(key, async () => {
+    const script = await loadScript(ctx, key, parameter);
+    const given = ctx.input === undefined || ctx.input === null ? script.body : ctx.input;
+    const run: PipelineScript = {
+      ...script,
+      body: given,
+      vars: { ...script.vars, ...(asLiteral(vars) as Record<string, unknown>) },
+    };
+    try {
+      const result = await executePipeline(ctx.services, run, {
+        principal: ctx.principal,
+        cancellation: cancellationOf(ctx.abortSignal()),
+      });
+      return result.body;
+    } catch (error) {
+      if (!isPipeworkError(error) || error.details.limit === 'nesting') throw error;
+      const where = error.details.commandName
+        ? ` at step ${String(error.details.commandIndex)} '${String(error.details.commandName)}'`
+        : '';
+      throw new PipeworkError(error.code, `Pipeline '${key}' failed${where}: ${error.message}`, {
+        pipeline: key,
+        called: { ...error.details, trace: undefined },
+      });
+    }
+  });
+}
