@@ -15,14 +15,19 @@ export const PRELUDE = String.raw`(function (hostCall, hostLog, inputText, catal
   for (const level of ['trace', 'debug', 'info', 'warn', 'error']) {
     log[level] = (...parts) => hostLog(level.toUpperCase(), parts.map(describe).join(' '));
   }
-  const util = {};
-  for (const [name, functions] of parse(catalogText)) {
-    const utility = {};
-    for (const fn of functions) utility[fn] = (...args) => call('util', { utility: name, fn, args });
-    util[name] = Object.freeze(utility);
-  }
-  util.timestamp = () => call('util', { utility: 'date', fn: 'timestamp', args: [] });
-  util.uuid = () => call('uuid', null);
+  // Built on first use: most scripts never touch pi.util, and its hundreds of functions cost time per run.
+  let util;
+  const buildUtil = () => {
+    const built = {};
+    for (const [name, functions] of parse(catalogText)) {
+      const utility = {};
+      for (const fn of functions) utility[fn] = (...args) => call('util', { utility: name, fn, args });
+      built[name] = Object.freeze(utility);
+    }
+    built.timestamp = () => call('util', { utility: 'date', fn: 'timestamp', args: [] });
+    built.uuid = () => call('uuid', null);
+    return Object.freeze(built);
+  };
   const property = Object.freeze({
     get: (key) => call('property', key) ?? null,
     exists: (key) => call('util', { utility: 'property', fn: 'exists', args: [key] }),
@@ -32,7 +37,9 @@ export const PRELUDE = String.raw`(function (hostCall, hostLog, inputText, catal
     message,
     args: input.args,
     log: Object.freeze(log),
-    util: Object.freeze(util),
+    get util() {
+      return (util ??= buildUtil());
+    },
     property,
   });
   globalThis.pi = pi;
