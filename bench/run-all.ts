@@ -12,6 +12,7 @@ import pelBench from './pel.bench';
 import propertyBench from './property.bench';
 import scriptHttpBench from './script-http.bench';
 import { PROJECT_ROOT } from './support/project-root';
+import workbenchBench from './workbench/workbench.bench';
 
 const BENCHMARKS: Record<string, (report: BenchReport) => Promise<void>> = {
   auth: authBench,
@@ -19,6 +20,7 @@ const BENCHMARKS: Record<string, (report: BenchReport) => Promise<void>> = {
   pel: pelBench,
   property: propertyBench,
   'script-http': scriptHttpBench,
+  workbench: workbenchBench,
 };
 
 const only = process.argv.slice(2);

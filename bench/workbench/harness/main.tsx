@@ -4,17 +4,29 @@
  */
 import { StrictMode, Suspense, useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import { PipelineEditor, type PipelineLanguage } from '../../../web/src/editor';
+import { PipelineEditor, PipelineFormSwitch, type PipelineForm } from '../../../web/src/editor';
 
 const FIRST = `pipeline:\n  - log:\n      message: "BODY: #{body.text}"\nbody:\n  text: hello\n`;
 
 function Harness() {
-  const [value, setValue] = useState(new URLSearchParams(location.search).get('text') ?? FIRST);
-  const [language] = useState<PipelineLanguage>('yaml');
+  const [value, setValue] = useState(FIRST);
+  const [form, setForm] = useState<PipelineForm>('yaml');
   return (
-    <Suspense fallback={<p>Loading…</p>}>
-      <PipelineEditor value={value} onChange={setValue} language={language} height="100vh" />
-    </Suspense>
+    <div style={{ display: 'flex', flexDirection: 'column', height: '100vh' }}>
+      <PipelineFormSwitch
+        form={form}
+        text={value}
+        onSwitch={(next, text) => {
+          setForm(next);
+          setValue(text);
+        }}
+      />
+      <div style={{ flex: 1, minHeight: 0 }}>
+        <Suspense fallback={<p>Loading…</p>}>
+          <PipelineEditor value={value} onChange={setValue} language={form} />
+        </Suspense>
+      </div>
+    </div>
   );
 }
 

@@ -6,6 +6,7 @@ import { applyPipelineSchema, monaco } from './monaco-setup';
 import { trackPelMarkers } from './pel-markers';
 import { loadPipelineSchema } from './schema';
 import type { PipelineEditorHandle, PipelineEditorProps } from './types';
+import { PIPELINE_URI_LANGUAGE } from './uri-language';
 
 const EDITOR_OPTIONS: Monaco.editor.IStandaloneEditorConstructionOptions = {
   minimap: { enabled: false },
@@ -59,7 +60,8 @@ function followModel(editor: Monaco.editor.IStandaloneCodeEditor): Monaco.IDispo
 
 export default function PipelineEditorView(props: PipelineEditorProps) {
   const { value, onChange, language, schema, fetchSchema, height } = props;
-  const path = props.path ?? (language === 'json' ? 'pipeline.pi.json' : 'pipeline.pi.yaml');
+  const path = props.path ?? `pipeline.pi.${language}`;
+  const monacoLanguage = language === 'uri' ? PIPELINE_URI_LANGUAGE : language;
   const latest = useRef(props);
   const disposables = useRef<Monaco.IDisposable[]>([]);
 
@@ -99,7 +101,7 @@ export default function PipelineEditorView(props: PipelineEditorProps) {
     <div className="pipeline-editor" data-testid="pipeline-editor" style={{ height: height ?? '100%' }}>
       <Editor
         value={value}
-        language={language}
+        language={monacoLanguage}
         path={path}
         options={EDITOR_OPTIONS}
         onMount={onMount}

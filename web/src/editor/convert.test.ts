@@ -37,7 +37,7 @@ describe('convertPipeline', () => {
   test('the URI encodes what the URI parser would split or decode, and keeps expressions readable', () => {
     const uri = convertPipeline(YAML, 'yaml', 'uri');
     expect(uri).toBe(
-      "datetime?format=dd.MM.yyyy|log?message=a%7Cb%20%26%20c%3Dd%20100%25%20#{body.x | 'y'}%20#{1 %25 2}&level=3|set.body",
+      "datetime?format=dd.MM.yyyy|log?message=a%7Cb%20%26%20c=d%20100%25%20#{body.x | 'y'}%20#{1 %25 2}&level=3|set.body",
     );
     expect(parsePipelineUri(uri).steps[1]!.params.message).toBe("a|b & c=d 100% #{body.x | 'y'} #{1 % 2}");
   });

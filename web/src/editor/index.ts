@@ -13,6 +13,7 @@ export type {
 } from './types';
 export { convertPipeline } from './convert';
 export { languageForMime } from './language';
+export { PipelineFormSwitch, type PipelineFormSwitchProps } from './PipelineFormSwitch';
 
 /** The Monaco pipeline editor (YAML or JSON) with schema and PEL checks, completion, hover and format. */
 export const PipelineEditor = lazy(() => import('./PipelineEditorView'));

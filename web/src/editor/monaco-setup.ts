@@ -11,6 +11,7 @@ import EditorWorker from 'monaco-editor/esm/vs/editor/editor.worker?worker';
 import JsonWorker from 'monaco-editor/esm/vs/language/json/json.worker?worker';
 import { configureMonacoYaml, type JSONSchema } from 'monaco-yaml';
 import { registerPelCompletion } from './pel-completion';
+import { registerUriLanguage } from './uri-language';
 import YamlWorker from './yaml.worker?worker';
 
 export type Monaco = typeof monaco;
@@ -46,6 +47,7 @@ monaco.languages.json.jsonDefaults.setDiagnosticsOptions({
   enableSchemaRequest: false,
   schemas: [],
 });
+registerUriLanguage(monaco);
 registerPelCompletion(monaco);
 
 let appliedSchema: object | null = null;

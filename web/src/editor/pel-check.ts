@@ -6,7 +6,7 @@
 import { analyze, type PelDiagnostic } from '../../../shared/pel/analyze';
 import type { SourcePosition } from '../../../shared/pipeline/model';
 import { locateInScalar } from '../../../shared/pipeline/locate';
-import { scanJson, scanYaml, type ScalarInText } from './pel-scan';
+import { scanPipeline, type ScalarInText } from './pel-scan';
 
 export interface PelProblem {
   severity: 'error' | 'warning';
@@ -87,10 +87,10 @@ function shift(problem: RelativeProblem, at: SourcePosition): PelProblem {
 /** Every PEL problem of a pipeline text (given as lines), in source order. */
 export function checkPipelineExpressions(
   lines: readonly string[],
-  language: 'yaml' | 'json',
+  language: 'yaml' | 'json' | 'uri',
   cache: PelCheckCache = new PelCheckCache(),
 ): PelProblem[] {
-  const { scalars, warnings } = language === 'json' ? scanJson(lines) : scanYaml(lines);
+  const { scalars, warnings } = scanPipeline(lines, language);
   const problems: PelProblem[] = [];
   for (const scalar of scalars) {
     const relative = cache.get(`${scalar.style}\u0000${scalar.raw}`, () => analyzeValue(scalar));

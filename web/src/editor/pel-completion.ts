@@ -3,6 +3,7 @@ import type * as Monaco from 'monaco-editor';
 import { complete, type CompletionKind } from '../../../shared/pel/complete';
 import { positionInScalar, scalarAt } from './pel-locate';
 import { scopeOfPipeline } from './pel-scope';
+import { PIPELINE_URI_LANGUAGE, pipelineFormOf } from './uri-language';
 
 function kindOf(monaco: typeof Monaco, kind: CompletionKind): Monaco.languages.CompletionItemKind {
   const k = monaco.languages.CompletionItemKind;
@@ -18,17 +19,12 @@ function kindOf(monaco: typeof Monaco, kind: CompletionKind): Monaco.languages.C
   return kinds[kind];
 }
 
-function languageOf(model: Monaco.editor.ITextModel): 'yaml' | 'json' | null {
-  const id = model.getLanguageId();
-  return id === 'yaml' || id === 'json' ? id : null;
-}
-
 /** Registers the PEL completion provider for YAML and JSON models (once, at setup). */
 export function registerPelCompletion(monaco: typeof Monaco): void {
   const provider: Monaco.languages.CompletionItemProvider = {
     triggerCharacters: ['{', '.', '@', '#'],
     provideCompletionItems(model, position) {
-      const language = languageOf(model);
+      const language = pipelineFormOf(model.getLanguageId());
       if (!language) return { suggestions: [] };
       const lines = model.getLinesContent();
       const found = scalarAt(lines, language, { line: position.lineNumber, column: position.column });
@@ -60,4 +56,5 @@ export function registerPelCompletion(monaco: typeof Monaco): void {
   };
   monaco.languages.registerCompletionItemProvider('yaml', provider);
   monaco.languages.registerCompletionItemProvider('json', provider);
+  monaco.languages.registerCompletionItemProvider(PIPELINE_URI_LANGUAGE, provider);
 }

@@ -1,7 +1,7 @@
 /** Between a place in the pipeline text and an offset in one of its string values (for completion inside `#{`). */
 import type { SourcePosition } from '../../../shared/pipeline/model';
 import { locateInScalar } from '../../../shared/pipeline/locate';
-import { scanJson, scanYaml, type ScalarInText } from './pel-scan';
+import { scanPipeline, type ScalarInText } from './pel-scan';
 
 function before(a: SourcePosition, b: SourcePosition): boolean {
   return a.line < b.line || (a.line === b.line && a.column <= b.column);
@@ -27,10 +27,10 @@ function lastLine(scalar: ScalarInText): number {
 /** The `#{`-holding string value the cursor is in, with the cursor's offset in it; null outside any. */
 export function scalarAt(
   lines: readonly string[],
-  language: 'yaml' | 'json',
+  language: 'yaml' | 'json' | 'uri',
   at: SourcePosition,
 ): { scalar: ScalarInText; offset: number } | null {
-  const { scalars } = language === 'json' ? scanJson(lines) : scanYaml(lines);
+  const { scalars } = scanPipeline(lines, language);
   for (const scalar of scalars) {
     if (at.line < scalar.start.line || at.line > lastLine(scalar)) continue;
     if (scalar.style !== 'literal') {

@@ -4,6 +4,7 @@
  */
 import type * as Monaco from 'monaco-editor';
 import { checkPipelineExpressions, PelCheckCache, type PelProblem } from './pel-check';
+import { pipelineFormOf } from './uri-language';
 
 export const PEL_MARKER_OWNER = 'pel';
 /** Quiet time after the last keystroke before checking; short, since a check costs about a millisecond. */
@@ -29,8 +30,8 @@ export function trackPelMarkers(monaco: typeof Monaco, model: Monaco.editor.ITex
   const check = () => {
     timer = undefined;
     if (model.isDisposed()) return;
-    const language = model.getLanguageId();
-    if (language !== 'yaml' && language !== 'json') {
+    const language = pipelineFormOf(model.getLanguageId());
+    if (!language) {
       monaco.editor.setModelMarkers(model, PEL_MARKER_OWNER, []);
       return;
     }

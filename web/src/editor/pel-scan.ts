@@ -4,6 +4,7 @@
  * result is the shared `ScalarSource` form, so shared/pipeline/locate maps offsets in a value to line/column.
  */
 import type { ScalarSource } from '../../../shared/pipeline/model';
+import { splitOutsideExpressions } from '../../../shared/pipeline/parse-uri';
 
 export interface ScalarInText extends ScalarSource {
   /** The string value as the parser reads it (quotes, escapes and block indentation removed). */
@@ -184,4 +185,44 @@ export function scanJson(lines: readonly string[]): ScanResult {
     }
   });
   return out;
+}
+
+/** Percent-decodes as the URI parser does: runs of `%XX` as UTF-8, anything else as it is. */
+function decodePercent(raw: string): string {
+  return raw.replace(/(%[0-9a-fA-F]{2})+/g, (run) => {
+    try {
+      return decodeURIComponent(run);
+    } catch {
+      return run;
+    }
+  });
+}
+
+/** The `#{`-holding parameter values of a one-line pipeline URI (`log?message=#{body}|...`). */
+export function scanUri(lines: readonly string[]): ScanResult {
+  const out: ScanResult = { scalars: [], warnings: [] };
+  const text = lines[0] ?? '';
+  if (lines.length > 1 || !text.includes('#{')) return out;
+  for (const [start, end] of splitOutsideExpressions(text, '|', 0, text.length)) {
+    const query = text.indexOf('?', start);
+    if (query < 0 || query >= end) continue;
+    for (const [from, to] of splitOutsideExpressions(text, '&', query + 1, end)) {
+      const eq = text.indexOf('=', from);
+      if (eq < 0 || eq >= to) continue;
+      const raw = text.slice(eq + 1, to);
+      if (raw.includes('#{'))
+        out.scalars.push({
+          style: 'uri',
+          start: { line: 1, column: eq + 2 },
+          raw,
+          value: decodePercent(raw),
+        });
+    }
+  }
+  return out;
+}
+
+/** The scanner for a pipeline form. */
+export function scanPipeline(lines: readonly string[], form: 'yaml' | 'json' | 'uri'): ScanResult {
+  return form === 'json' ? scanJson(lines) : form === 'uri' ? scanUri(lines) : scanYaml(lines);
 }

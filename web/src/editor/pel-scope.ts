@@ -20,7 +20,7 @@ function yamlVarNames(lines: readonly string[]): string[] {
 }
 
 /** Sample values (or at least names) of vars, headers and body, read from the pipeline being edited. */
-export function scopeOfPipeline(text: string, language: 'yaml' | 'json'): CompletionScope {
+export function scopeOfPipeline(text: string, language: 'yaml' | 'json' | 'uri'): CompletionScope {
   try {
     const script = parsePipeline(text, language);
     return { vars: script.vars, headers: script.headers, body: script.body ?? undefined };

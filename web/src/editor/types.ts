@@ -15,7 +15,8 @@ export interface PipelineEditorHandle {
 export interface PipelineEditorProps {
   value: string;
   onChange(value: string): void;
-  language: PipelineLanguage;
+  /** YAML or JSON (checked against the schema and for PEL), or the one-line URI form (checked for PEL). */
+  language: PipelineLanguage | 'uri';
   /** The model's file name (e.g. 'pipeline.pi.yaml'); it decides which schema applies. */
   path?: string;
   /** Ctrl+Enter (Cmd+Enter). */

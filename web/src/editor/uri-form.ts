@@ -3,7 +3,7 @@
  * shared/pipeline/parse-uri: values are percent-encoded where the parser would split or decode them;
  * `#{...}` expressions stay readable (only `%` and line breaks in them are encoded).
  */
-import { findTemplateSlots } from '../../../shared/pel/template';
+import { splitOutsideExpressions } from '../../../shared/pipeline/parse-uri';
 
 export interface UriFormOptions {
   /** The default parameter of a command, for the short form `- name: value` (none: the step cannot be a URI). */
@@ -15,23 +15,31 @@ export class ConversionError extends Error {
   override readonly name = 'ConversionError';
 }
 
-const OUTSIDE = /[%&|=\s\p{Cc}]/gu;
-const INSIDE = /[%\p{Cc}]/gu;
+/** Characters the URI parser splits at or trims, when they are outside `#{...}` (inside, it keeps them). */
+const SEPARATORS = ['|', '&', ' ', '\t'];
+/** Characters that are encoded wherever they are: `%` (decoded even inside `#{...}`) and control characters. */
+const ALWAYS = /[%\p{Cc}]/u;
 
 function percent(ch: string): string {
-  return encodeURIComponent(ch).replace(/[!'()*~]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
+  return encodeURIComponent(ch);
 }
 
-/** Percent-encodes a value or key for the URI form; the parser decodes it back to exactly `text`. */
-export function encodeUriValue(text: string): string {
-  let out = '';
-  let at = 0;
-  for (const slot of text.includes('#{') ? findTemplateSlots(text, true) : []) {
-    out += text.slice(at, slot.open).replace(OUTSIDE, percent);
-    out += text.slice(slot.open, slot.close).replace(INSIDE, percent);
-    at = slot.close;
+/**
+ * Percent-encodes a value (or, with `key`, a parameter name) for the URI form, so that the parser reads back
+ * exactly `text`. Inside and outside of `#{...}` are told apart by the URI parser's own splitter.
+ */
+export function encodeUriValue(text: string, key = false): string {
+  const outside = new Set<number>();
+  for (const separator of SEPARATORS) {
+    const parts = splitOutsideExpressions(text, separator, 0, text.length);
+    for (const [, end] of parts.slice(0, -1)) outside.add(end);
   }
-  return out + text.slice(at).replace(OUTSIDE, percent);
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    out += outside.has(i) || ALWAYS.test(ch) || (key && ch === '=') ? percent(ch) : ch;
+  }
+  return out;
 }
 
 function scalarText(command: string, key: string, value: unknown): string {
@@ -48,7 +56,7 @@ function parameterPairs(command: string, params: Record<string, unknown>): strin
   for (const [key, value] of Object.entries(params)) {
     const values = Array.isArray(value) ? value : [value];
     for (const item of values)
-      pairs.push(`${encodeUriValue(key)}=${encodeUriValue(scalarText(command, key, item))}`);
+      pairs.push(`${encodeUriValue(key, true)}=${encodeUriValue(scalarText(command, key, item))}`);
   }
   return pairs;
 }

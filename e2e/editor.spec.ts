@@ -1,0 +1,208 @@
+/**
+ * The pipeline editor in Chromium against the real server: schema and PEL markers at their line and column,
+ * completion of commands, parameters and expressions, and switching between the YAML, JSON and URI forms.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { parse as parseYaml } from 'yaml';
+import { E2E_ADMIN_PASSWORD } from '../playwright.config';
+
+const SHOTS = 'test-results/screenshots';
+/** Monaco's MarkerSeverity: schema faults are warnings (monaco-yaml), a broken expression is an error. */
+const WARNING = 4;
+const ERROR = 8;
+
+interface Marker {
+  owner: string;
+  severity: number;
+  message: string;
+  line: number;
+  column: number;
+}
+
+/** Signs in when the page asks for it, then waits for the pipeline editor. */
+async function openEditor(page: Page): Promise<void> {
+  await page.goto('/');
+  const username = page.getByLabel('Username');
+  const editor = page.locator('[data-testid="pipeline-editor"] .monaco-editor');
+  await expect(username.or(editor).first()).toBeVisible();
+  if (await username.isVisible()) {
+    await username.fill('admin');
+    await page.getByLabel('Password').fill(E2E_ADMIN_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+  }
+  await expect(editor).toBeVisible();
+  await page.waitForFunction(() => Boolean((window as { monaco?: unknown }).monaco));
+}
+
+type EditorWindow = Window & { monaco: any }; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** Puts a text in the editor (as a paste would) and the cursor at a line and column, ready for typing. */
+async function setText(page: Page, text: string, line = 1, column = 1): Promise<void> {
+  await page.evaluate(
+    ({ text, line, column }) => {
+      const editor = (window as unknown as EditorWindow).monaco.editor.getEditors()[0];
+      editor.setValue(text);
+      editor.setPosition({ lineNumber: line, column });
+      editor.focus();
+    },
+    { text, line, column },
+  );
+}
+
+/** Moves the cursor (as a click would) without changing the text. */
+async function moveTo(page: Page, line: number, column: number): Promise<void> {
+  await page.evaluate(
+    ({ line, column }) => {
+      const editor = (window as unknown as EditorWindow).monaco.editor.getEditors()[0];
+      editor.setPosition({ lineNumber: line, column });
+      editor.focus();
+    },
+    { line, column },
+  );
+}
+
+function editorText(page: Page): Promise<string> {
+  return page.evaluate(
+    () => (window as unknown as EditorWindow).monaco.editor.getEditors()[0].getValue() as string,
+  );
+}
+
+function markers(page: Page): Promise<Marker[]> {
+  return page.evaluate(() => {
+    const monaco = (window as unknown as EditorWindow).monaco;
+    const model = monaco.editor.getEditors()[0].getModel();
+    return monaco.editor
+      .getModelMarkers({ resource: model.uri })
+      .map(
+        (m: {
+          owner: string;
+          severity: number;
+          message: string;
+          startLineNumber: number;
+          startColumn: number;
+        }) => ({
+          owner: m.owner,
+          severity: m.severity,
+          message: m.message,
+          line: m.startLineNumber,
+          column: m.startColumn,
+        }),
+      );
+  });
+}
+
+async function suggestions(page: Page): Promise<string[]> {
+  const rows = page.locator('.suggest-widget.visible .monaco-list-row');
+  await expect(rows.first()).toBeVisible();
+  return rows.allInnerTexts();
+}
+
+test('schema and PEL problems are marked at their line and column while typing', async ({ page }) => {
+  await openEditor(page);
+  await setText(
+    page,
+    'pipeline:\n  - log:\n      message: "Hi #{body.a}"\n  - log:\n      message: ok\nbody:\n  text: hello\n',
+  );
+  await expect.poll(() => markers(page)).toEqual([]);
+  // An unknown command, a broken expression and a parameter the command does not have, typed key by key.
+  await moveTo(page, 2, 5);
+  await page.keyboard.type('nosuch.');
+  await moveTo(page, 3, 28);
+  await page.keyboard.type(' +');
+  await moveTo(page, 5, 18);
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('wrong: 2');
+  const expected = [
+    { owner: 'yaml', severity: WARNING, line: 2, column: 5, message: 'Property nosuch.log is not allowed.' },
+    {
+      owner: 'pel',
+      severity: ERROR,
+      line: 3,
+      column: 30,
+      message: 'unexpected end of expression, expected a value',
+    },
+    { owner: 'yaml', severity: WARNING, line: 6, column: 7, message: 'Property wrong is not allowed.' },
+  ];
+  await expect
+    .poll(async () =>
+      (await markers(page))
+        .map(({ owner, severity, line, column, message }) => ({ owner, severity, line, column, message }))
+        .sort((a, b) => a.line - b.line),
+    )
+    .toEqual(expected);
+  // The squiggles are drawn, and hovering the PEL one tells what is wrong.
+  await expect(page.locator('.squiggly-error')).toHaveCount(1);
+  await expect(page.locator('.squiggly-warning')).toHaveCount(2);
+  const at = await page.evaluate(() => {
+    const editor = (window as unknown as EditorWindow).monaco.editor.getEditors()[0];
+    const p = editor.getScrolledVisiblePosition({ lineNumber: 3, column: 30 });
+    const box = editor.getDomNode().getBoundingClientRect();
+    return { x: box.left + p.left + 3, y: box.top + p.top + p.height / 2 };
+  });
+  await page.mouse.move(at.x, at.y);
+  await expect(
+    page.locator('.monaco-hover').filter({ hasText: 'unexpected end of expression' }),
+  ).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/editor-markers.png` });
+
+  // Fixing the expression removes its marker; the others stay.
+  await moveTo(page, 3, 30);
+  await page.keyboard.type(' 1');
+  await expect
+    .poll(async () => (await markers(page)).map((m) => `${m.owner} ${m.line}:${m.column}`).sort())
+    .toEqual(['yaml 2:5', 'yaml 6:7']);
+});
+
+test('completes command names, their parameters and expressions', async ({ page }) => {
+  await openEditor(page);
+  await setText(page, 'vars:\n  greeting: hi\npipeline:\n  - ', 4, 5);
+  await page.keyboard.type('dat');
+  await page.keyboard.press('Control+Space');
+  expect(await suggestions(page)).toContain('datetime');
+  await page.screenshot({ path: `${SHOTS}/editor-suggest-command.png` });
+  await page.locator('.suggest-widget.visible .monaco-list-row', { hasText: /^datetime$/ }).click();
+  // monaco-yaml writes the command with its parameters' defaults.
+  await expect.poll(() => editorText(page)).toMatch(/^vars:\n {2}greeting: hi\npipeline:\n {2}- datetime:/);
+
+  await setText(page, 'vars:\n  greeting: hi\npipeline:\n  - datetime:\n      ', 5, 7);
+  await page.keyboard.type('for');
+  await page.keyboard.press('Control+Space');
+  expect((await suggestions(page)).some((s) => s.startsWith('format'))).toBe(true);
+  await page.locator('.suggest-widget.visible .monaco-list-row', { hasText: /^format/ }).click();
+  await expect.poll(() => editorText(page)).toMatch(/- datetime:\n +format: ?$/);
+
+  await page.keyboard.type('"#{vars.');
+  const items = await suggestions(page);
+  expect(items.some((s) => s.startsWith('greeting'))).toBe(true);
+  await page.screenshot({ path: `${SHOTS}/editor-suggest-expression.png` });
+  await page.locator('.suggest-widget.visible .monaco-list-row', { hasText: /^greeting/ }).click();
+  await expect.poll(() => editorText(page)).toContain('format: "#{vars.greeting}"');
+});
+
+test('switches YAML -> JSON -> URI -> YAML and keeps the pipeline', async ({ page }) => {
+  await openEditor(page);
+  const yaml = 'pipeline:\n  - datetime:\n      format: yyyy\n  - log:\n      message: "at #{body} & 100%"\n';
+  await setText(page, yaml);
+  const forms = page.getByRole('group', { name: 'Pipeline form' });
+
+  await forms.getByRole('button', { name: 'JSON' }).click();
+  await expect.poll(async () => JSON.parse(await editorText(page))).toEqual(parseYaml(yaml));
+
+  await forms.getByRole('button', { name: 'URI' }).click();
+  await expect
+    .poll(() => editorText(page))
+    .toBe('datetime?format=yyyy|log?message=at%20#{body}%20%26%20100%25');
+  await page.screenshot({ path: `${SHOTS}/editor-uri.png` });
+
+  await forms.getByRole('button', { name: 'YAML' }).click();
+  await expect.poll(async () => parseYaml(await editorText(page))).toEqual(parseYaml(yaml));
+  await expect(forms.getByRole('button', { name: 'YAML' })).toHaveAttribute('aria-pressed', 'true');
+
+  // What a URI cannot hold is refused with a reason, and the text stays as it was.
+  await setText(page, 'headers:\n  name: x\npipeline:\n  - log\n');
+  await forms.getByRole('button', { name: 'URI' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Cannot switch' })).toContainText(
+    "cannot hold the 'headers' section",
+  );
+  expect(await editorText(page)).toBe('headers:\n  name: x\npipeline:\n  - log\n');
+});
