@@ -34,6 +34,8 @@ interface ConformanceCase {
   note?: string;
 }
 
+import { serverFixtures } from './cases/server-fixtures';
+
 const files = import.meta.glob<string>('./cases/*.json', { eager: true, query: '?raw', import: 'default' });
 
 /** The server-provided utilities, with fixed data, so cases can call @user, @property and @instance. */
@@ -57,6 +59,8 @@ const serverUtilities = {
       })[key],
   }),
   instance: createInstanceUtility({ profiles: ['dev'], name: 'pipework-test' }),
+  // @iam and the uri: resolver as the server fills them, over the same fixed data (utility-iam/-resolve cases).
+  ...serverFixtures,
 };
 
 function typeName(v: unknown): string {

@@ -115,7 +115,7 @@ const convertFunctions: UtilitySpec = {
     },
     toBoolean: {
       signature: 'toBoolean(value)',
-      doc: "true/false, 'yes'/'no', 'on'/'off', '1'/'0', numbers (0 is false).",
+      doc: "true/false, 'yes'/'no', 'on'/'off', numbers and number texts (0 is false).",
       fn: (...a) => {
         const v = a[0];
         if (v === null || v === undefined) return null;
@@ -125,6 +125,7 @@ const convertFunctions: UtilitySpec = {
           const w = v.trim().toLowerCase();
           if (TRUE_WORDS.has(w)) return true;
           if (FALSE_WORDS.has(w)) return false;
+          if (Number.isFinite(Number(w))) return Number(w) !== 0;
         }
         throw utilityError(
           `toBoolean: cannot convert ${typeof v === 'string' ? `'${v}'` : `a ${typeOf(v)}`}`,

@@ -99,7 +99,10 @@ export const pathUtility: UtilitySpec = {
       fn: (...a) =>
         itemsOf('join', a)
           .filter((v) => v !== null && v !== undefined)
-          .map((v) => templateText(v))
+          .map((v) => {
+            if (typeof v === 'object') throw utilityError('join: every path item must be text');
+            return templateText(v);
+          })
           .filter((s) => s !== '')
           .map((s, i) => (i === 0 ? trimTrailingSlashes(s) : trimSlashes(s)))
           .join('/'),
