@@ -3,6 +3,7 @@ import { coreCommands, type CommandDefinition } from '../../shared/commands';
 import type { ServerServices } from '../services';
 import { driveCommands } from './drive';
 import { mailCommands } from './mail';
+import { pdfCommands } from './pdf';
 import { eventCommands } from './event';
 import { flowCommands } from './flow';
 import { httpCommands } from './http';
@@ -20,6 +21,7 @@ export const serverCommands: CommandDefinition<ServerServices>[] = [
   ...iamCommands,
   ...propertyCommands,
   ...eventCommands,
+  ...pdfCommands,
   ...mailCommands,
   ...driveCommands,
   ...scriptCommands,
