@@ -33,8 +33,9 @@ it("loads a script from a property the caller may read, and not from another use
   expect(own.status).toBe(200);
   expect(own.text).toBe('ran as the owner');
   const other = await run({ path: `user/${benId}/script/private.js` });
-  expect(other.status).toBe(404);
-  expect(codeOf(other)).toBe('PROPERTY_NOT_FOUND');
+  expect(other.status).toBe(403);
+  expect(codeOf(other)).toBe('FORBIDDEN');
+  expect(other.text).not.toContain('ran as the owner');
 });
 
 it('reads properties from a script as the caller: a key the caller may not read answers null', async () => {
