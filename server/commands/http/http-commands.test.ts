@@ -127,6 +127,18 @@ describe('http.* in pipelines', () => {
     expect(response.json).toEqual({ echoed: '{"order":7}', map: 'yes', after: 'GET' });
   });
 
+  it('takes headers from an expression that points to a map or a list', async () => {
+    const response = await pipeline({
+      vars: { map: { 'X-From-Map': 'm' }, list: ['X-From-List: l'] },
+      pipeline: [
+        { 'http.get': { url: `${listener.url}/echo`, headers: '#{vars.map}', output: '#{vars.a}' } },
+        { 'http.get': { url: `${listener.url}/echo`, headers: '#{vars.list}', output: '#{vars.b}' } },
+        { 'set.body': "#{ {'map': vars.a.headers['x-from-map'], 'list': vars.b.headers['x-from-list']} }" },
+      ],
+    });
+    expect(response.json).toEqual({ map: 'm', list: 'l' });
+  });
+
   it('runs the shape of the corpus weclapp call (text body with templates, header as text)', async () => {
     const yaml = `vars:
   config: { token: "t-1", articleId: "A-9" }
