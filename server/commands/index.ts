@@ -4,6 +4,7 @@ import type { ServerServices } from '../services';
 import { driveCommands } from './drive';
 import { mailCommands } from './mail';
 import { pdfCommands } from './pdf';
+import { cacheCommands } from './cache';
 import { eventCommands } from './event';
 import { flowCommands } from './flow';
 import { httpCommands } from './http';
@@ -21,6 +22,7 @@ export const serverCommands: CommandDefinition<ServerServices>[] = [
   ...iamCommands,
   ...propertyCommands,
   ...eventCommands,
+  ...cacheCommands,
   ...pdfCommands,
   ...mailCommands,
   ...driveCommands,
