@@ -7,6 +7,7 @@ import { authenticate } from './http/authenticate';
 import { COMMAND_PATH, commandHandler } from './http/command-routes';
 import { errorHandler } from './http/error-response';
 import { pipelineHandler } from './http/pipeline-route';
+import { PIPELINE_DEBUG_PATH, pipelineDebugHandler } from './http/pipeline-debug-route';
 import { attachmentStreamHandler } from './http/attachment-stream-route';
 import { driveStreamHandler } from './http/drive-stream-route';
 import { EVENTS_PATH, eventsHandler } from './http/events-route';
@@ -58,6 +59,7 @@ export function createApp(services: ServerServices, options: AppOptions = {}): e
   app.all(COMMAND_PATH, caller, methodNotAllowed('GET, POST'));
   app.post('/api/v3/pipeline', caller, pipelineHandler(services));
   app.all('/api/v3/pipeline', caller, methodNotAllowed('POST'));
+  app.post(PIPELINE_DEBUG_PATH, caller, pipelineDebugHandler(services));
   app.get(EVENTS_PATH, caller, eventsHandler(services));
   app.all(/^\/api\/v3(\/.*)?$/, caller, (req, _res, next) => {
     next(new PipeworkError('NOT_FOUND', `No endpoint ${req.method} ${req.path}.`));

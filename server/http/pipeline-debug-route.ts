@@ -1,0 +1,171 @@
+/**
+ * `POST /api/v3/pipeline/debug`: the workbench's run. Like `?trace=true`, plus the message (body, vars,
+ * headers) each step saw, the final message, the final body's bytes (base64, so a PDF or image can be shown
+ * without running twice), and runs that start at a chosen step with a message recorded by an earlier run.
+ *
+ * Request (JSON): {"pipeline": "<text>", "form": "yaml" | "json" | "uri", "fromStep"?: n,
+ *                  "seed"?: {"body", "vars", "headers"}}  (seed is required with fromStep)
+ */
+import type { RequestHandler } from 'express';
+import { isPipeworkError, PipeworkError } from '../../shared/errors';
+import { parsePipeline, type PipelineSourceKind } from '../../shared/pipeline';
+import { runPipeline, type RunResult } from '../../shared/runner';
+import type { TraceStep } from '../../shared/runner/trace';
+import { describeJsonRefusal, isBinaryContent, stringifyBounded } from '../../shared/values';
+import { authorizeCommand } from '../pipeline/authorize-command';
+import { utilitiesFor } from '../pipeline/pel-utilities';
+import {
+  attachMessages,
+  recordMessage,
+  RecordingRegistry,
+  scriptFromStep,
+  SEED_COMMAND,
+  seedCommand,
+  type StepMessage,
+} from '../pipeline/step-messages';
+import type { ServerServices } from '../services';
+import { parseJsonBody } from './json-body';
+import { readBody } from './read-body';
+import { MAX_RESPONSE_JSON_CHARS } from './send-result';
+import { clientGone, requestScope } from './request-scope';
+
+export const PIPELINE_DEBUG_PATH = '/api/v3/pipeline/debug';
+
+/** Final bodies up to this size come back as base64 (larger ones as their size and type only). */
+const MAX_INLINE_BYTES = 16 * 1024 * 1024;
+const LOG_METHODS = { TRACE: 'trace', DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error' } as const;
+const FORMS: readonly PipelineSourceKind[] = ['yaml', 'json', 'uri'];
+
+interface DebugRequest {
+  pipeline: string;
+  form: PipelineSourceKind;
+  fromStep?: number;
+  seed?: StepMessage;
+}
+
+function invalid(message: string, parameter: string): PipeworkError {
+  return new PipeworkError('PARAM_INVALID', message, { parameter });
+}
+
+function isMap(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function readRequest(value: unknown): DebugRequest {
+  if (!isMap(value)) throw new PipeworkError('BAD_REQUEST', 'The body must be a JSON object.');
+  const { pipeline, form = 'yaml', fromStep, seed } = value;
+  if (typeof pipeline !== 'string') throw invalid("'pipeline' must be the pipeline's text.", 'pipeline');
+  if (!FORMS.includes(form as PipelineSourceKind)) throw invalid("'form' must be yaml, json or uri.", 'form');
+  if (fromStep === undefined) return { pipeline, form: form as PipelineSourceKind };
+  if (typeof fromStep !== 'number') throw invalid("'fromStep' must be a step index.", 'fromStep');
+  if (!isMap(seed) || !isMap(seed.vars ?? {}) || !isMap(seed.headers ?? {})) {
+    throw invalid("A run from a step needs 'seed': the message {body, vars, headers} the step saw.", 'seed');
+  }
+  const message: StepMessage = {
+    body: seed.body ?? null,
+    vars: (seed.vars ?? {}) as Record<string, unknown>,
+    headers: (seed.headers ?? {}) as Record<string, unknown>,
+  };
+  return { pipeline, form: form as PipelineSourceKind, fromStep, seed: message };
+}
+
+function withoutSeed(trace: TraceStep[] | undefined): TraceStep[] {
+  return (trace ?? []).filter((entry) => entry.command !== SEED_COMMAND);
+}
+
+/** The final body for JSON: bytes as their description plus base64 when small enough. */
+function answerBody(body: unknown): { body: unknown; bytes?: string } {
+  if (!isBinaryContent(body)) return { body: body ?? null };
+  const bytes =
+    body.size <= MAX_INLINE_BYTES
+      ? Buffer.from(body.data.buffer, body.data.byteOffset, body.data.byteLength).toString('base64')
+      : undefined;
+  return { body: body.toJSON(), bytes };
+}
+
+export function pipelineDebugHandler(services: ServerServices): RequestHandler {
+  return async (req, res, next) => {
+    try {
+      const text = (await readBody(req, services.config.limits.pipelineBodyBytes * 2)).toString('utf8');
+      const request = readRequest(parseJsonBody(text));
+      let script = parsePipeline(request.pipeline, request.form);
+      if (request.fromStep !== undefined) {
+        script = scriptFromStep(
+          script,
+          request.fromStep,
+          (s) => services.commands.get(s.command)?.contract.controlFlow,
+        );
+      }
+      const runRegistry = new RecordingRegistry(
+        services.commands,
+        request.seed ? [seedCommand(request.seed)] : [],
+      );
+      let result: RunResult;
+      try {
+        result = await runPipeline(script, {
+          registry: runRegistry,
+          services,
+          principal: res.locals.principal,
+          utilities: utilitiesFor(services),
+          authorize: (principal, contract) => {
+            if (contract.name !== SEED_COMMAND) authorizeCommand(principal, contract);
+          },
+          limits: {
+            maxSteps: services.config.limits.pipelineSteps,
+            maxMillis: services.config.limits.pipelineMillis,
+          },
+          trace: true,
+          request: () => requestScope(req),
+          cancellation: clientGone(res),
+          onLog: (entry) =>
+            services.logger[LOG_METHODS[entry.level]](
+              {
+                traceId: res.locals.traceId,
+                command: entry.commandName,
+                step: entry.commandIndex,
+                debugRun: true,
+              },
+              entry.message,
+            ),
+        });
+      } catch (error) {
+        if (isPipeworkError(error) && Array.isArray(error.details.trace)) {
+          const trace = attachMessages(
+            withoutSeed(error.details.trace as TraceStep[]),
+            runRegistry.snapshots,
+          );
+          throw new PipeworkError(
+            error.code,
+            error.message,
+            { ...error.details, trace },
+            { cause: error.cause },
+          );
+        }
+        throw error;
+      }
+      const { chars: _chars, ...final } = recordMessage(result.scope);
+      const answer = {
+        status: 'ok',
+        ...answerBody(result.body),
+        stepsExecuted: result.stepsExecuted - (request.seed ? 1 : 0),
+        durationMs: result.durationMs,
+        fromStep: request.fromStep,
+        trace: attachMessages(withoutSeed(result.trace), runRegistry.snapshots),
+        final,
+      };
+      const json = stringifyBounded(answer, MAX_RESPONSE_JSON_CHARS);
+      if (!json.ok) {
+        throw new PipeworkError(
+          'LIMIT_EXCEEDED',
+          `The run's answer ${describeJsonRefusal(json.reason, MAX_RESPONSE_JSON_CHARS)}.`,
+          {
+            limit: 'response',
+          },
+        );
+      }
+      res.type('application/json; charset=utf-8').send(json.text);
+    } catch (error) {
+      next(error);
+    }
+  };
+}
