@@ -1,6 +1,7 @@
 /** `sql.query`: one statement on a configured data source, values bound as parameters; rows as JSON. */
 import { defineCommand } from '../../../shared/commands';
 import { PipeworkError } from '../../../shared/errors';
+import { containsExpression } from '../../../shared/pel';
 import type { SqlParams } from '../../sql/data-source';
 import { toJsonValue } from '../../sql/sql-values';
 import type { ServerServices } from '../../services';
@@ -34,7 +35,11 @@ export const sqlQuery = defineCommand<ServerServices>(
     description:
       'Data sources are configured with PIPEWORK_DATASOURCE_<NAME>_URL (postgres://... or a SQLite file as sqlite:<path>) and are read-only unless PIPEWORK_DATASOURCE_<NAME>_WRITE=true. Values go in `params` and are bound, never put into the SQL text: a list for $1, $2 (PostgreSQL) or ? (SQLite), a map for :name. PIPEWORK_SQL_MAX_ROWS and PIPEWORK_SQL_TIMEOUT_MILLIS bound every query. A statement that writes answers `[{"changes": n}]` on SQLite.',
     parameters: {
-      query: { type: 'string', minLength: 1, description: 'The SQL statement (one).' },
+      query: {
+        type: 'string',
+        minLength: 1,
+        description: 'The SQL statement (one), taken as written: #{...} is refused, values go in params.',
+      },
       datasource: {
         type: 'string',
         default: 'hub',
@@ -58,6 +63,8 @@ export const sqlQuery = defineCommand<ServerServices>(
     },
     required: ['query'],
     defaultParameter: 'query',
+    // Taken as written: a #{...} in the query text would splice a value into SQL.
+    rawParameters: ['query'],
     input: 'any',
     output: 'json',
     examples: [
@@ -69,12 +76,16 @@ export const sqlQuery = defineCommand<ServerServices>(
     ],
   },
   async (ctx) => {
+    const query = String(ctx.params.query);
+    if (containsExpression(query)) {
+      throw new PipeworkError(
+        'PARAM_INVALID',
+        'The query may not contain #{...}: values go in params and are bound ($1 or ? or :name), never written into the SQL.',
+        { parameter: 'query' },
+      );
+    }
     const datasource = typeof ctx.params.datasource === 'string' ? ctx.params.datasource : 'hub';
-    const result = await ctx.services.dataSources.query(
-      datasource,
-      String(ctx.params.query),
-      paramsOf(ctx.params.params),
-    );
+    const result = await ctx.services.dataSources.query(datasource, query, paramsOf(ctx.params.params));
     const rows = result.rows.map((row) => row.map(toJsonValue));
     const columnName = typeof ctx.params.columnName === 'string' ? ctx.params.columnName : 'inline';
     if (columnName === 'none') return rows;

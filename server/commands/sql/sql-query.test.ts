@@ -114,6 +114,19 @@ pipeline:
     lite.close();
   });
 
+  it('refuses #{...} in the query text: values are never spliced into SQL', async () => {
+    const response = await pipeline(`vars:
+  name: "x' OR '1'='1"
+pipeline:
+  - sql.query:
+      datasource: lite
+      query: "SELECT * FROM items WHERE name = '#{vars.name}'"
+`);
+    expect(response.status).toBe(400);
+    expect(codeOf(response)).toBe('PARAM_INVALID');
+    expect(response.json.value.message).toContain('params');
+  });
+
   it('refuses a write on a read-only source, and a second statement in one query', async () => {
     const write = await callCommand(
       'GET',
@@ -272,23 +285,26 @@ describe('sql.query errors', () => {
 });
 
 describe.skipIf(pgMissing !== undefined)('sql.query on PostgreSQL', () => {
-  it.each<CommandForm>(['GET', 'pipeline'])('returns rows as objects (%s), positional values bound', async (form) => {
-    const response = await callCommand(
-      form,
-      server.url,
-      'sql.query',
-      {
-        datasource: 'pg',
-        query: 'SELECT name, born, raw FROM items WHERE price < $1 ORDER BY id',
-        params: [2],
-      },
-      server.adminAuth,
-    );
-    expect(response.status).toBe(200);
-    expect(response.json).toEqual([
-      { name: 'apple', born: expect.stringMatching(/^2024-02-2[89]T/), raw: 'AQI=' },
-    ]);
-  });
+  it.each<CommandForm>(['GET', 'pipeline'])(
+    'returns rows as objects (%s), positional values bound',
+    async (form) => {
+      const response = await callCommand(
+        form,
+        server.url,
+        'sql.query',
+        {
+          datasource: 'pg',
+          query: 'SELECT name, born, raw FROM items WHERE price < $1 ORDER BY id',
+          params: [2],
+        },
+        server.adminAuth,
+      );
+      expect(response.status).toBe(200);
+      expect(response.json).toEqual([
+        { name: 'apple', born: expect.stringMatching(/^2024-02-2[89]T/), raw: 'AQI=' },
+      ]);
+    },
+  );
 
   it('binds named parameters, leaving casts, strings and comments alone', async () => {
     const response = await pipeline(`pipeline:
