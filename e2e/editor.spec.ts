@@ -206,3 +206,22 @@ test('switches YAML -> JSON -> URI -> YAML and keeps the pipeline', async ({ pag
   );
   expect(await editorText(page)).toBe('headers:\n  name: x\npipeline:\n  - log\n');
 });
+
+test('JSON pipelines get the same schema and PEL checks', async ({ page }) => {
+  await openEditor(page);
+  await page.getByRole('group', { name: 'Pipeline form' }).getByRole('button', { name: 'JSON' }).click();
+  await setText(
+    page,
+    '{\n  "pipeline": [\n    { "nosuch": null },\n    { "log": { "message": "#{@date.nope()}", "wrong": 1 } }\n  ]\n}\n',
+  );
+  await expect
+    .poll(async () =>
+      (await markers(page)).map((m) => `${m.owner} ${m.line}:${m.column} ${m.message}`).sort(),
+    )
+    .toEqual([
+      'json 3:7 Property nosuch is not allowed.',
+      'json 4:46 Property wrong is not allowed.',
+      "pel 4:36 the utility '@date' has no function 'nope'",
+    ]);
+  await page.screenshot({ path: `${SHOTS}/editor-json.png` });
+});

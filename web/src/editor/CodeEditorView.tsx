@@ -5,7 +5,7 @@ import type { CodeEditorProps } from './types';
 
 export default function CodeEditorView({ value, language, readOnly, onChange, height }: CodeEditorProps) {
   return (
-    <div className="code-editor" style={{ height: height ?? 300 }}>
+    <div className="code-editor" style={{ position: 'relative', height: height ?? 300, minHeight: 120 }}>
       <Editor
         value={value}
         language={language}
@@ -18,6 +18,7 @@ export default function CodeEditorView({ value, language, readOnly, onChange, he
         }}
         onChange={(next) => onChange?.(next ?? '')}
         loading={<p className="editor-loading">Loading the editor…</p>}
+        wrapperProps={{ style: { display: 'flex', position: 'absolute', inset: 0 } }}
       />
     </div>
   );

@@ -21,6 +21,11 @@ const EDITOR_OPTIONS: Monaco.editor.IStandaloneEditorConstructionOptions = {
   'semanticHighlighting.enabled': false,
 };
 
+/** Pixels: enough for a short pipeline and the suggest widget. */
+const MIN_HEIGHT = 320;
+/** Monaco's box fills ours, whatever height our container gives (a percentage of an auto height is 0). */
+const FILL_PARENT = { style: { display: 'flex', position: 'absolute', inset: 0 } };
+
 function handleOf(editor: Monaco.editor.IStandaloneCodeEditor): PipelineEditorHandle {
   return {
     revealPosition(line, column) {
@@ -98,7 +103,12 @@ export default function PipelineEditorView(props: PipelineEditorProps) {
   };
 
   return (
-    <div className="pipeline-editor" data-testid="pipeline-editor" style={{ height: height ?? '100%' }}>
+    <div
+      className="pipeline-editor"
+      data-testid="pipeline-editor"
+      // Never collapsed, even in a container that gives it no height.
+      style={{ position: 'relative', height: height ?? '100%', minHeight: MIN_HEIGHT }}
+    >
       <Editor
         value={value}
         language={monacoLanguage}
@@ -107,6 +117,7 @@ export default function PipelineEditorView(props: PipelineEditorProps) {
         onMount={onMount}
         onChange={(next) => onChange(next ?? '')}
         loading={<p className="editor-loading">Loading the editor…</p>}
+        wrapperProps={FILL_PARENT}
       />
     </div>
   );

@@ -15,8 +15,18 @@ export { convertPipeline } from './convert';
 export { languageForMime } from './language';
 export { PipelineFormSwitch, type PipelineFormSwitchProps } from './PipelineFormSwitch';
 
+const loadPipelineEditor = () => import('./PipelineEditorView');
+
 /** The Monaco pipeline editor (YAML or JSON) with schema and PEL checks, completion, hover and format. */
-export const PipelineEditor = lazy(() => import('./PipelineEditorView'));
+export const PipelineEditor = lazy(loadPipelineEditor);
+
+/**
+ * Starts loading the editor's chunk (Monaco) without showing it, e.g. when "Sign in" is pressed, so that the
+ * editor is ready sooner after the token arrives. Safe to call more than once.
+ */
+export function preloadPipelineEditor(): void {
+  void loadPipelineEditor().catch(() => {});
+}
 
 /** A plain Monaco editor for any value (the property view). */
 export const CodeEditor = lazy(() => import('./CodeEditorView'));
