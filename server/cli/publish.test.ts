@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { changedProperties, listingPatterns, toProperty } from './publish';
+import {
+  appsWithTests,
+  changedProperties,
+  listingPatterns,
+  planPublish,
+  toProperty,
+  valueHash,
+} from './publish';
 
 describe('publish', () => {
   it.each([
@@ -33,17 +40,43 @@ describe('publish', () => {
     expect(toProperty('x', 'global/blob/data', bytes).type).toBe('application/octet-stream;encoding=base64');
   });
 
-  it('uploads only new and changed properties', () => {
+  it('uploads only new and changed properties, compared by the hash of the value and the type', () => {
     const local = [
       { key: 'global/a', value: '1', type: 'text/plain', file: 'a' },
       { key: 'global/b', value: '2', type: 'text/plain', file: 'b' },
       { key: 'global/c', value: '3', type: 'application/json', file: 'c' },
+      { key: 'global/d', value: '4', type: 'application/json', file: 'd' },
     ];
     const remote = new Map([
-      ['global/a', { value: '1', type: null }],
-      ['global/b', { value: 'old', type: 'text/plain' }],
+      ['global/a', { hash: valueHash('1'), type: null }],
+      ['global/b', { hash: valueHash('old'), type: 'text/plain' }],
+      ['global/d', { hash: valueHash('4'), type: 'text/plain' }],
     ]);
-    expect(changedProperties(local, remote).map((p) => p.key)).toEqual(['global/b', 'global/c']);
-    expect(listingPatterns(local)).toEqual(['global/a/**', 'global/b/**', 'global/c/**']);
+    expect(planPublish(local, remote).map((p) => [p.key, p.change])).toEqual([
+      ['global/a', 'unchanged'],
+      ['global/b', 'updated'],
+      ['global/c', 'created'],
+      ['global/d', 'updated'],
+    ]);
+    expect(changedProperties(local, remote).map((p) => p.key)).toEqual(['global/b', 'global/c', 'global/d']);
+    expect(valueHash('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+  });
+
+  it('lists what the server has per app folder, else per top two segments; finds the apps with tests', () => {
+    const at = (key: string) => ({ key, value: '', type: 'text/plain', file: key });
+    const local = [
+      at('global/app/a/pipeline/x'),
+      at('global/app/a/test/t1'),
+      at('global/app/b/config/app'),
+      at('tenant/t1/app/c/test/t2'),
+      at('global/data/z'),
+    ];
+    expect(listingPatterns(local)).toEqual([
+      'global/app/a/**',
+      'global/app/b/**',
+      'tenant/t1/app/c/**',
+      'global/data/**',
+    ]);
+    expect(appsWithTests(local)).toEqual(['global/app/a', 'tenant/t1/app/c']);
   });
 });

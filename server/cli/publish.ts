@@ -1,8 +1,9 @@
 /**
  * `pi publish <folder>`: every file under the folder becomes a property whose key is its path without the
  * extension (`global/app/demo/pipeline/submit.pi.yaml` → `global/app/demo/pipeline/submit`); only new or
- * changed files are uploaded.
+ * changed files are uploaded, decided by the server's hash of each value.
  */
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 
@@ -73,18 +74,60 @@ export function readFolder(folder: string): LocalProperty[] {
   return out.sort((a, b) => a.key.localeCompare(b.key));
 }
 
-/** What must be uploaded: the local properties whose key is new or whose value or type differs. */
-export function changedProperties(
+/** The SHA-256 (hex) of a value's text: what `property.list` with `hash=true` reports per property. */
+export function valueHash(value: string): string {
+  return createHash('sha256').update(value, 'utf8').digest('hex');
+}
+
+export interface RemoteProperty {
+  hash: string | null;
+  type: string | null;
+}
+
+export type Change = 'created' | 'updated' | 'unchanged';
+
+export interface PlannedProperty extends LocalProperty {
+  change: Change;
+}
+
+/** Compares each local property with the server's hash and type: new, changed, or the same. */
+export function planPublish(
   local: readonly LocalProperty[],
-  remote: ReadonlyMap<string, { value: string | null; type: string | null }>,
-): LocalProperty[] {
-  return local.filter((p) => {
+  remote: ReadonlyMap<string, RemoteProperty>,
+): PlannedProperty[] {
+  return local.map((p) => {
     const there = remote.get(p.key);
-    return !there || there.value !== p.value || (there.type ?? 'text/plain') !== p.type;
+    if (!there) return { ...p, change: 'created' };
+    const same = there.hash === valueHash(p.value) && (there.type ?? 'text/plain') === p.type;
+    return { ...p, change: same ? 'unchanged' : 'updated' };
   });
 }
 
-/** The roots of the keys (their first two segments), to list what the server has in one call each. */
+/** What must be uploaded: the local properties whose key is new or whose value or type differs. */
+export function changedProperties(
+  local: readonly LocalProperty[],
+  remote: ReadonlyMap<string, RemoteProperty>,
+): LocalProperty[] {
+  return planPublish(local, remote).filter((p) => p.change !== 'unchanged');
+}
+
+/** The folder each key lives in for one listing call: its app folder (`<root>/app/<name>`), else its first two segments. */
+function listingFolder(key: string): string {
+  const app = /^(.*?(?:^|\/)app\/[^/]+)\//.exec(key);
+  return app ? app[1]! : key.split('/').slice(0, 2).join('/');
+}
+
+/** The patterns to list what the server has, one call each. */
 export function listingPatterns(local: readonly LocalProperty[]): string[] {
-  return [...new Set(local.map((p) => `${p.key.split('/').slice(0, 2).join('/')}/**`))];
+  return [...new Set(local.map((p) => `${listingFolder(p.key)}/**`))];
+}
+
+/** The app folders (`<root>/app/<name>`) that have tests among the local properties. */
+export function appsWithTests(local: readonly LocalProperty[]): string[] {
+  const apps = new Set<string>();
+  for (const p of local) {
+    const match = /^(.*?(?:^|\/)app\/[^/]+)\/test\//.exec(p.key);
+    if (match) apps.add(match[1]!);
+  }
+  return [...apps].sort();
 }

@@ -1,4 +1,5 @@
 /** `property.list`: the properties (all fields) matching a wildcard pattern that the caller may read. */
+import { createHash } from 'node:crypto';
 import { defineCommand } from '../../../shared/commands';
 import type { ServerServices } from '../../services';
 import { PATTERN, firstParam, integerParam, propertiesOf } from './property-command-support';
@@ -13,6 +14,13 @@ export const propertyList = defineCommand<ServerServices>(
       pattern: PATTERN,
       filter: { ...PATTERN, description: 'The same as pattern (the name used by older clients).' },
       limit: { type: 'integer', minimum: 0, description: 'At most this many properties.' },
+      hash: {
+        type: 'boolean',
+        default: false,
+        description:
+          'When true, each entry has `hash` (SHA-256, hex, of the value text; null for no value) in place of `value`: ' +
+          'what `pi publish` compares to send only changed files.',
+      },
     },
     defaultParameter: 'pattern',
     input: 'any',
@@ -24,10 +32,16 @@ export const propertyList = defineCommand<ServerServices>(
       },
     ],
   },
-  (ctx) =>
-    propertiesOf(ctx).list(
+  async (ctx) => {
+    const list = await propertiesOf(ctx).list(
       ctx.principal,
       firstParam(ctx, 'pattern', 'filter') ?? '**',
       integerParam(ctx, 'limit'),
-    ),
+    );
+    if (ctx.params.hash !== true) return list;
+    return list.map(({ value, ...rest }) => ({
+      ...rest,
+      hash: value === null ? null : createHash('sha256').update(value, 'utf8').digest('hex'),
+    }));
+  },
 );
