@@ -5,6 +5,7 @@ import { driveCommands } from './drive';
 import { mailCommands } from './mail';
 import { pdfCommands } from './pdf';
 import { cacheCommands } from './cache';
+import { cryptoCommands } from './crypto';
 import { eventCommands } from './event';
 import { flowCommands } from './flow';
 import { httpCommands } from './http';
@@ -22,6 +23,7 @@ export const serverCommands: CommandDefinition<ServerServices>[] = [
   ...iamCommands,
   ...propertyCommands,
   ...eventCommands,
+  ...cryptoCommands,
   ...cacheCommands,
   ...pdfCommands,
   ...mailCommands,
