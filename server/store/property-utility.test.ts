@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Principal } from '../../shared/auth';
 import { BinaryContent } from '../../shared/values';
 import { createPropertyUtility } from './property-utility';
 import {
@@ -9,7 +10,14 @@ import {
 } from './test-fixtures';
 
 const admin = makePrincipal('admin', { admin: true });
-const alice = makePrincipal('alice');
+/** Alice holds the property commands' permissions, as ROLE_USER grants them; the folder rules still apply. */
+const alice = withRoles(makePrincipal('alice'), ['CAN_PIPE_property.*']);
+/** Carol may read folders as Alice may, but lacks the commands' permissions: she reads nothing either. */
+const carol = makePrincipal('carol');
+
+function withRoles(principal: Principal, roles: string[]): Principal {
+  return { ...principal, roles: new Set([...principal.roles, ...roles]) };
+}
 
 describe('@property', () => {
   let t: TestPropertyService;
@@ -52,6 +60,15 @@ describe('@property', () => {
     expect(p.exists!('user/bob/secret')).toBe(false);
     expect(p.values!('user/**')).toEqual([]);
     expect(utility(admin).values!('user/**')).toEqual(['bob only']);
+  });
+
+  it('reads nothing for a principal without the property commands’ permissions', () => {
+    const p = utility(carol);
+    expect(p.lazy!('global/app/a/text')).toBeNull();
+    expect(p.exists!('global/app/a/text')).toBe(false);
+    expect(p.get!('global/app/a/text')).toBeNull();
+    expect(p.values!('global/app/a/*')).toEqual([]);
+    expect(() => p.value!('global/app/a/text')).toThrow(/no property/);
   });
 
   it('refuses hostile keys', async () => {

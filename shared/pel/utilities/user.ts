@@ -61,7 +61,9 @@ function subject(current: object | null, a: unknown[]): object | null {
 
 /** The `@user` spec over one user (or none: anonymous runs); the docs are the spec over nobody. */
 export function userSpec(user: PelUserInfo | null): UtilitySpec {
-  const me = asMap(user);
+  // Read on first use: the server fills some fields lazily (first and last name come from a lookup).
+  let mine: object | null | undefined;
+  const me = (): object | null => (mine === undefined ? (mine = asMap(user)) : mine);
   const can = (permission: string): boolean =>
     user !== null &&
     (user.hasPermission ? user.hasPermission(permission) : (user.roles ?? []).includes(permission));
@@ -81,7 +83,7 @@ export function userSpec(user: PelUserInfo | null): UtilitySpec {
         overloads: ['displayName(object)'],
         doc: 'The display name (else first and last name, else the username) of the current user, or of a user map (as @iam returns).',
         fn: (...a) => {
-          const u = subject(me, a);
+          const u = subject(me(), a);
           return u ? displayNameOf(u) : null;
         },
       },
@@ -90,7 +92,7 @@ export function userSpec(user: PelUserInfo | null): UtilitySpec {
         overloads: ['email(object)'],
         doc: 'The email address of the current user, or of a user map; null when none.',
         fn: (...a) => {
-          const u = subject(me, a);
+          const u = subject(me(), a);
           return u ? field(u, 'email') : null;
         },
       },
@@ -99,7 +101,7 @@ export function userSpec(user: PelUserInfo | null): UtilitySpec {
         overloads: ['emailAndDisplayName(object)'],
         doc: "'Display Name <email>' of the current user, or of a user map (the display name alone without email).",
         fn: (...a) => {
-          const u = subject(me, a);
+          const u = subject(me(), a);
           return u ? emailAndDisplayName(displayNameOf(u), field(u, 'email')) : null;
         },
       },
