@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { analyze } from '../../shared/pel';
 import { parsePipelineYaml } from '../../shared/pipeline';
 import { http } from '../testing/http-client';
 import { startTestServer, type TestServer } from '../testing/test-server';
@@ -59,6 +60,25 @@ describe('pipeline.validate over the real apps of the corpus', () => {
       expect(reported.map((p) => [p.commandName, p.line])).toEqual(
         unknown.map((s) => [s.command, s.position!.line]),
       );
+    },
+  );
+});
+
+describe.skipIf(!existsSync(corpus))('the utilities the real apps of the corpus call', () => {
+  const files = existsSync(corpus) ? pipelineFiles(corpus) : [];
+  const withUtilities = files.filter((f) => /#\{[^}]*@[a-z]+\./.test(readFileSync(f, 'utf8')));
+
+  it('are called by some of the pipelines', () => {
+    expect(withUtilities.length).toBeGreaterThan(0);
+  });
+
+  it.each(withUtilities.map((f) => [relative(corpus, f), f]))(
+    '%s: no unknown utility or function',
+    (_name, file) => {
+      const unknown = analyze(readFileSync(file, 'utf8'), { mode: 'template' }).diagnostics.filter(
+        (d) => d.reason === 'UNKNOWN_UTILITY' || d.reason === 'UNKNOWN_FUNCTION',
+      );
+      expect(unknown.map((d) => `${d.line}:${d.column} ${d.message}`)).toEqual([]);
     },
   );
 });
