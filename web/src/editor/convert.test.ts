@@ -3,6 +3,7 @@ import { parsePipeline } from '../../../shared/pipeline/parse-pipeline';
 import { parsePipelineUri } from '../../../shared/pipeline/parse-uri';
 import { convertPipeline, ConversionError } from './convert';
 import { languageForMime } from './language';
+import { withMarkdownDescriptions } from './schema-docs';
 
 const YAML = `pipeline:
   - datetime:
@@ -99,4 +100,21 @@ test('languageForMime', () => {
   expect(languageForMime('text/html')).toBe('html');
   expect(languageForMime('application/octet-stream')).toBe('plaintext');
   expect(languageForMime('')).toBe('plaintext');
+});
+
+test('schema descriptions keep their <placeholders> when shown as Markdown', () => {
+  const schema = {
+    description: 'Pipelines',
+    properties: { log: { description: 'Logs. Short form: - log: <message>.', type: 'object' } },
+    items: [{ description: 'a & b' }],
+  };
+  const documented = withMarkdownDescriptions(schema);
+  expect(documented.properties.log).toEqual({
+    description: 'Logs. Short form: - log: <message>.',
+    markdownDescription: 'Logs. Short form: - log: &lt;message&gt;.',
+    type: 'object',
+  });
+  expect(documented.items[0]).toEqual({ description: 'a & b', markdownDescription: 'a &amp; b' });
+  expect(documented).not.toHaveProperty('markdownDescription');
+  expect(schema.properties.log).not.toHaveProperty('markdownDescription');
 });

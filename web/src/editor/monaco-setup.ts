@@ -11,6 +11,7 @@ import EditorWorker from 'monaco-editor/esm/vs/editor/editor.worker?worker';
 import JsonWorker from 'monaco-editor/esm/vs/language/json/json.worker?worker';
 import { configureMonacoYaml, type JSONSchema } from 'monaco-yaml';
 import { registerPelCompletion } from './pel-completion';
+import { withMarkdownDescriptions } from './schema-docs';
 import { registerUriLanguage } from './uri-language';
 import YamlWorker from './yaml.worker?worker';
 
@@ -56,14 +57,15 @@ let appliedSchema: object | null = null;
 export function applyPipelineSchema(schema: object): void {
   if (schema === appliedSchema) return;
   appliedSchema = schema;
+  const documented = withMarkdownDescriptions(schema);
   monacoYaml.update({
-    schemas: [{ uri: SCHEMA_URI, fileMatch: PIPELINE_YAML_FILES, schema: schema as JSONSchema }],
+    schemas: [{ uri: SCHEMA_URI, fileMatch: PIPELINE_YAML_FILES, schema: documented as JSONSchema }],
   });
   monaco.languages.json.jsonDefaults.setDiagnosticsOptions({
     validate: true,
     allowComments: false,
     enableSchemaRequest: false,
-    schemas: [{ uri: SCHEMA_URI, fileMatch: PIPELINE_JSON_FILES, schema }],
+    schemas: [{ uri: SCHEMA_URI, fileMatch: PIPELINE_JSON_FILES, schema: documented }],
   });
 }
 
