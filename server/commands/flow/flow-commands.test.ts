@@ -105,6 +105,21 @@ describe('pipeline.start and pipeline.run', () => {
     },
   );
 
+  it.each<CommandForm>(['GET', 'pipeline'])(
+    'runs it by its deprecated name pipeline.run (%s)',
+    async (form) => {
+      const response = await callCommand(
+        form,
+        server.url,
+        'pipeline.run',
+        { name: 'global/app/flow/pipeline/echo-vars', vars: { b: 'x' } },
+        server.adminAuth,
+      );
+      expect(response.status).toBe(200);
+      expect(response.json).toEqual({ b: 'x' });
+    },
+  );
+
   it('passes the body, overrides vars, and returns the final body to output', async () => {
     const response = await pipeline(`body: {amount: 21}
 pipeline:

@@ -183,3 +183,30 @@ pipeline:
     expect(codeOf(bad)).toBe('BAD_REQUEST');
   });
 });
+
+describe('every conversion, both ways of calling', () => {
+  const cases: [string, string, string, unknown][] = [
+    ['transform.csv.json', 'a,b\n1,2\n', 'text/csv', [{ a: '1', b: '2' }]],
+    ['transform.json.csv', '[{"a":1,"b":2}]', 'application/json', 'a,b\n1,2'],
+    ['transform.xml.json', '<a><b>1</b></a>', 'application/xml', { a: { b: '1' } }],
+    ['transform.json.xml', '{"a":{"b":1}}', 'application/json', '<a>\n  <b>1</b>\n</a>\n'],
+    ['transform.yaml.json', 'a:\n  b: 1\n', 'text/plain', { a: { b: 1 } }],
+    ['transform.json.yaml', '{"a":{"b":1}}', 'application/json', 'a:\n  b: 1\n'],
+  ];
+
+  it.each(cases)('%s over HTTP with a body', async (name, body, type, expected) => {
+    const response = await command(name, {}, body, type);
+    expect(response.status, response.text).toBe(200);
+    expect(typeof expected === 'string' ? response.text : response.json).toEqual(expected);
+  });
+
+  it.each(cases)('%s as a pipeline step with input', async (name, body, _type, expected) => {
+    const response = await http(server.url, '/api/v3/pipeline', {
+      auth: server.adminAuth,
+      type: 'application/json',
+      body: JSON.stringify({ vars: { source: body }, pipeline: [{ [name]: { input: '#{vars.source}' } }] }),
+    });
+    expect(response.status, response.text).toBe(200);
+    expect(typeof expected === 'string' ? response.text : response.json).toEqual(expected);
+  });
+});
