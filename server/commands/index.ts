@@ -6,6 +6,7 @@ import { mailCommands } from './mail';
 import { pdfCommands } from './pdf';
 import { cacheCommands } from './cache';
 import { cryptoCommands } from './crypto';
+import { configCommands } from './config';
 import { eventCommands } from './event';
 import { flowCommands } from './flow';
 import { httpCommands } from './http';
@@ -23,6 +24,7 @@ export const serverCommands: CommandDefinition<ServerServices>[] = [
   ...iamCommands,
   ...propertyCommands,
   ...eventCommands,
+  ...configCommands,
   ...cryptoCommands,
   ...cacheCommands,
   ...pdfCommands,
