@@ -6,10 +6,12 @@ import { serverCommands } from '../commands';
 import { renderCommandReference } from './command-reference';
 import { withErrorTable } from './error-reference';
 import { withRolesTable } from './roles-reference';
+import { withUtilityTables } from './pel-utilities-reference';
 
 export const COMMANDS_DOC = fileURLToPath(new URL('../../docs/commands.md', import.meta.url));
 export const API_DOC = fileURLToPath(new URL('../../docs/api.md', import.meta.url));
 export const AUTH_DOC = fileURLToPath(new URL('../../docs/auth.md', import.meta.url));
+export const PEL_DOC = fileURLToPath(new URL('../../docs/pel.md', import.meta.url));
 
 /** What the generated documents should contain now. */
 export function generatedDocs(): { path: string; content: string }[] {
@@ -18,10 +20,11 @@ export function generatedDocs(): { path: string; content: string }[] {
     { path: COMMANDS_DOC, content: renderCommandReference(contracts) },
     { path: API_DOC, content: withErrorTable(readFileSync(API_DOC, 'utf8')) },
     { path: AUTH_DOC, content: withRolesTable(readFileSync(AUTH_DOC, 'utf8')) },
+    { path: PEL_DOC, content: withUtilityTables(readFileSync(PEL_DOC, 'utf8')) },
   ];
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   for (const { path, content } of generatedDocs()) writeFileSync(path, content);
-  console.log('docs/commands.md, docs/api.md and docs/auth.md are up to date.');
+  console.log('docs/commands.md, docs/api.md, docs/auth.md and docs/pel.md are up to date.');
 }

@@ -35,7 +35,7 @@ describe('complete', () => {
     const item = complete('#{@date.', 8, scope).items.find((i) => i.label === 'format');
     expect(item).toMatchObject({
       kind: 'function',
-      detail: '@date.format(date, pattern, timeZone?)',
+      detail: '@date.format(inputDate, inputFormat, outputFormat)',
       insertText: 'format(',
     });
   });

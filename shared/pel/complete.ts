@@ -5,7 +5,7 @@ import type { MethodTable } from './methods';
 import { isMapLike, ownKeys, readOwn } from './safety';
 import { findTemplateSlots } from './template';
 import { ROOT_NAMES } from './types';
-import { UTILITY_SPECS, type UtilitySpec } from './utilities';
+import { UTILITY_SPECS, type UtilitySpec, signaturesOf } from './utilities';
 
 /** What the workbench knows about the scope: sample values (or just names) of the roots. */
 export interface CompletionScope {
@@ -226,8 +226,8 @@ export function complete(
             label: name,
             kind: 'function' as const,
             detail: `@${spec.name}.${f.signature}`,
-            documentation: f.doc,
-            insertText: f.signature.endsWith('()') ? `${name}()` : `${name}(`,
+            documentation: f.overloads ? `${f.doc} Also: ${f.overloads.join(', ')}.` : f.doc,
+            insertText: signaturesOf(f).every((s) => s.endsWith('()')) ? `${name}()` : `${name}(`,
           }))
         : [];
       return filter({ from, to: offset, items }, prefix);
