@@ -15,15 +15,34 @@ const MAX_LOG_CHARS = 10_000;
 
 let quickjs = await newQuickJSWASMModuleFromVariant(variant);
 
+let lastCall = 0;
+
+/** The answer to call `seq`, skipping late answers to calls of earlier runs that gave up waiting. */
+function takeAnswer(seq) {
+  for (let received = receiveMessageOnPort(callPort); received; received = receiveMessageOnPort(callPort)) {
+    if (received.message.seq === seq) return received.message;
+  }
+  return undefined;
+}
+
 /** A synchronous call to the main thread (PEL utilities, properties): blocks this worker, never the server. */
 function hostCall(kind, payloadText, deadline) {
+  const seq = ++lastCall;
   Atomics.store(callSignal, 0, 0);
-  callPort.postMessage({ kind, payloadText });
-  const wait = Atomics.wait(callSignal, 0, 0, Math.max(0, deadline - Date.now()));
-  const answer = receiveMessageOnPort(callPort)?.message;
-  if (wait === 'timed-out' || !answer) throw new Error('interrupted: the host call ran past the time limit');
-  if (!answer.ok) throw new Error(answer.message);
-  return answer.valueText;
+  callPort.postMessage({ seq, kind, payloadText });
+  for (;;) {
+    const wait = Atomics.wait(callSignal, 0, 0, Math.max(0, deadline - Date.now()));
+    // Reset before looking, so an answer posted after the look still wakes the next wait.
+    Atomics.store(callSignal, 0, 0);
+    const answer = takeAnswer(seq);
+    if (answer) {
+      if (!answer.ok) throw new Error(answer.message);
+      return answer.valueText;
+    }
+    if (wait === 'timed-out' || Date.now() >= deadline) {
+      throw new Error('interrupted: the host call ran past the time limit');
+    }
+  }
 }
 
 /** Names a QuickJS error: a limit (time, memory, stack) or the script's own error. */

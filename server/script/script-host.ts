@@ -12,7 +12,11 @@ import type { ServerServices } from '../services';
 import type { ScriptHost } from './script-pool';
 
 /** The largest JSON text a host call answers to a script. */
-const MAX_ANSWER_CHARS = 10_000_000;
+const MAX_ANSWER_CHARS = 2_000_000;
+/** The largest JSON text of a host call's arguments. */
+const MAX_ARGUMENT_CHARS = 1_000_000;
+/** Host calls one run may make. */
+const MAX_HOST_CALLS = 100_000;
 
 /** `[utility, [function, ...]]` for every PEL utility, as the sandbox builds `pi.util` from it. */
 export const UTILITY_CATALOG_TEXT = JSON.stringify(
@@ -42,17 +46,42 @@ function propertyValue(utilities: PelUtilities, key: unknown): unknown {
   return property ? decodePropertyValue(property) : null;
 }
 
+function dispatch(kind: string, payloadText: string, utilities: () => PelUtilities): string {
+  if (kind === 'uuid') return answer(randomUUID());
+  if (kind === 'util') return answer(callUtility(utilities(), JSON.parse(payloadText)));
+  if (kind === 'property') return answer(propertyValue(utilities(), JSON.parse(payloadText)));
+  throw new Error(`Unknown host call '${kind}'.`);
+}
+
+/**
+ * Host calls run on the server's event loop, so one script may spend at most a quarter of its time limit
+ * in them, make at most MAX_HOST_CALLS of them and pass at most MAX_ARGUMENT_CHARS of arguments to each.
+ */
 export function scriptHostFor(ctx: CommandContext<ServerServices>): ScriptHost {
   let utilities: PelUtilities | undefined;
+  const utilitiesOnce = () =>
+    (utilities ??= { ...defaultUtilities, ...utilitiesFor(ctx.services)(ctx.principal) });
+  const budgetMillis = ctx.services.scripts.config.timeoutMillis / 4;
+  let calls = 0;
+  let spentMillis = 0;
   return {
     log: (level, message) => ctx.log(level, message),
     signal: ctx.abortSignal(),
     call(kind, payloadText) {
-      if (kind === 'uuid') return answer(randomUUID());
-      utilities ??= { ...defaultUtilities, ...utilitiesFor(ctx.services)(ctx.principal) };
-      if (kind === 'util') return answer(callUtility(utilities, JSON.parse(payloadText)));
-      if (kind === 'property') return answer(propertyValue(utilities, JSON.parse(payloadText)));
-      throw new Error(`Unknown host call '${kind}'.`);
+      if (++calls > MAX_HOST_CALLS)
+        throw new Error(`The script made more than ${MAX_HOST_CALLS} utility calls.`);
+      if (spentMillis > budgetMillis) {
+        throw new Error('interrupted: the script spent more than its share of time in utility calls');
+      }
+      if (payloadText.length > MAX_ARGUMENT_CHARS) {
+        throw new Error(`The arguments of a utility call are larger than ${MAX_ARGUMENT_CHARS} characters.`);
+      }
+      const started = performance.now();
+      try {
+        return dispatch(kind, payloadText, utilitiesOnce);
+      } finally {
+        spentMillis += performance.now() - started;
+      }
     },
   };
 }

@@ -69,7 +69,7 @@ class PoolWorker {
     });
     this.worker.unref();
     this.port.unref();
-    this.port.on('message', (request: { kind: string; payloadText: string }) => void this.answer(request));
+    this.port.on('message', (request: HostRequest) => void this.answer(request));
     this.worker.on('message', (message: WorkerMessage) => this.receive(message));
     this.worker.on('error', (error) =>
       this.finish({ ok: false, reason: 'internal', message: error.message }, true),
@@ -108,7 +108,7 @@ class PoolWorker {
     return this.worker.terminate();
   }
 
-  private async answer(request: { kind: string; payloadText: string }): Promise<void> {
+  private async answer(request: HostRequest): Promise<void> {
     const current = this.current;
     let reply: { ok: true; valueText: string } | { ok: false; message: string };
     try {
@@ -118,7 +118,7 @@ class PoolWorker {
       reply = { ok: false, message: error instanceof Error ? error.message : String(error) };
     }
     if (this.current !== current) return;
-    this.port.postMessage(reply);
+    this.port.postMessage({ seq: request.seq, ...reply });
     Atomics.store(this.signal, 0, 1);
     Atomics.notify(this.signal, 0);
   }
@@ -142,6 +142,13 @@ class PoolWorker {
     current.resolve(outcome);
     this.onFree(this);
   }
+}
+
+/** A host call from the worker; its answer carries the same `seq`, so a late answer is never taken for another's. */
+interface HostRequest {
+  seq: number;
+  kind: string;
+  payloadText: string;
 }
 
 type WorkerMessage =
