@@ -6,7 +6,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pipelineStartUnlessPresent } from '../commands/test/testing/pipeline-start-stand-in';
 import { http } from '../testing/http-client';
 import { startTestServer, TEST_ADMIN_PASSWORD, type TestServer } from '../testing/test-server';
 import { readFolder } from './publish';
@@ -19,7 +18,7 @@ const config = join(work, 'config');
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer({ services: { extraCommands: pipelineStartUnlessPresent() } });
+  server = await startTestServer();
 });
 afterAll(() => server.close());
 
@@ -436,7 +435,7 @@ describe.skipIf(!existsSync(CORPUS))('pi publish of the real apps (../shared/cor
     const setup = await pi(['pipeline', 'global/app/demo/setup/00-createIAMEntities']);
     expect(setup.code, setup.stderr).toBe(0);
     expect(server.services.iam.roles.byName('CAN_APP_DEMO')).toBeDefined();
-  }, 120_000);
+  }, 300_000);
 });
 
 if (!existsSync(CORPUS))

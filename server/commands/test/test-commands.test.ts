@@ -4,7 +4,6 @@ import { readFolder } from '../../cli/publish';
 import { callCommand, codeOf } from '../../testing/command-forms';
 import { http } from '../../testing/http-client';
 import { startTestServer, type TestServer } from '../../testing/test-server';
-import { pipelineStartUnlessPresent } from './testing/pipeline-start-stand-in';
 
 const EXAMPLES = fileURLToPath(new URL('../../../examples', import.meta.url));
 
@@ -34,7 +33,7 @@ async function runTests(pattern: string) {
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ services: { extraCommands: pipelineStartUnlessPresent() } });
+  server = await startTestServer();
   for (const app of ['orders', 'orders-broken'])
     for (const p of readFolder(`${EXAMPLES}/${app}`)) await put(p.key, p.value, p.type);
 });
