@@ -36,7 +36,10 @@ describe('property paths', () => {
   it('knows stored pipelines and binary values', () => {
     expect(isPipelineProperty('global/app/a/pipeline/p', 'application/yaml')).toBe(true);
     expect(isPipelineProperty('global/app/a/pipeline/p', 'application/x-yaml')).toBe(true);
-    expect(isPipelineProperty('global/app/a/pipeline/p', 'application/json')).toBe(false);
+    expect(isPipelineProperty('global/app/a/test/t', 'application/yaml')).toBe(true);
+    expect(isPipelineProperty('global/app/a/pipeline/p', 'application/json')).toBe(true);
+    expect(isPipelineProperty('global/app/a/pipeline/p', 'text/plain')).toBe(false);
+    expect(isPipelineProperty('global/x', 'application/yaml;type=pipeline')).toBe(true);
     expect(isPipelineProperty('global/app/a/config/p', 'application/yaml')).toBe(false);
     expect(isBinaryType('image/png;encoding=base64')).toBe(true);
     expect(isBinaryType('text/plain')).toBe(false);

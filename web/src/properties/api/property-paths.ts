@@ -33,9 +33,11 @@ export function isTestFolder(path: string): boolean {
   return /^(global|tenant\/[^/]+)\/app\/[^/]+\/test$/.test(path);
 }
 
-/** A stored pipeline: YAML under an app's `pipeline/` folder. */
+/** A stored pipeline: YAML (or JSON) under an app's `pipeline/` or `test/` folder, or marked `type=pipeline`. */
 export function isPipelineProperty(key: string, type: string): boolean {
-  return key.includes('/pipeline/') && /(^|\/|\+)(x-)?yaml(;|$)/.test(type.toLowerCase());
+  const mime = type.toLowerCase();
+  if (mime.includes('type=pipeline')) return true;
+  return /\/(pipeline|test)\//.test(key) && /(yaml|json)(;|$)/.test(mime);
 }
 
 /** Values stored as base64 (bytes) are shown, not edited. */

@@ -1,0 +1,2 @@
+/** The property tree: the workbench shell mounts `PropertyExplorer`. */
+export { PropertyExplorer } from './PropertyExplorer';

@@ -1,0 +1,42 @@
+/** One command in the reference: its name and summary, unfolding to parameters and "Insert into editor". */
+import { useWorkbench } from '../app/workbench-context';
+import type { CommandDoc } from './command-catalog';
+import { commandSnippet } from './command-snippet';
+import { ParameterTable } from './ParameterTable';
+import styles from './reference.module.css';
+
+interface CommandEntryProps {
+  command: CommandDoc;
+  open: boolean;
+  onToggle(): void;
+}
+
+export function CommandEntry({ command, open, onToggle }: CommandEntryProps) {
+  const workbench = useWorkbench();
+  return (
+    <li className={styles.entry} data-testid={`command-${command.name}`}>
+      <button type="button" className={styles.header} aria-expanded={open} onClick={onToggle}>
+        <span className={styles.name}>{command.name}</span>
+        <span className={styles.summary}>{command.description}</span>
+      </button>
+      {open && (
+        <div className={styles.details}>
+          {command.aliases.length > 0 && (
+            <p className={styles.muted}>Also called: {command.aliases.join(', ')}</p>
+          )}
+          <p className={styles.kinds}>
+            input <code>{command.inputType ?? 'any'}</code> → output{' '}
+            <code>{command.outputType ?? 'any'}</code>
+          </p>
+          <ParameterTable parameters={command.parameters} />
+          <div className={styles.actions}>
+            <pre className={styles.snippet}>{commandSnippet(command)}</pre>
+            <button type="button" onClick={() => workbench.insertIntoEditor(commandSnippet(command))}>
+              Insert into editor
+            </button>
+          </div>
+        </div>
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,2 @@
+/** The command reference: the workbench shell mounts `CommandReference`. */
+export { CommandReference } from './CommandReference';
