@@ -225,3 +225,15 @@ test('JSON pipelines get the same schema and PEL checks', async ({ page }) => {
     ]);
   await page.screenshot({ path: `${SHOTS}/editor-json.png` });
 });
+
+test('formats the pipeline with Shift+Alt+F', async ({ page }) => {
+  await openEditor(page);
+  await setText(page, 'pipeline:\n    -   log:\n            message:    hi\n');
+  // Formatting needs the YAML worker, which may still be starting.
+  await expect
+    .poll(async () => {
+      await page.keyboard.press('Shift+Alt+F');
+      return editorText(page);
+    })
+    .toBe('pipeline:\n  - log:\n      message: hi\n');
+});

@@ -99,6 +99,10 @@ export default function PipelineEditorView(props: PipelineEditorProps) {
       keybindings: [monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter],
       run: () => latest.current.onRun?.(),
     });
+    // Shift+Alt+F formats on every platform (Monaco's own Linux binding is Ctrl+Shift+I).
+    editor.addCommand(monaco.KeyMod.Shift | monaco.KeyMod.Alt | monaco.KeyCode.KeyF, () => {
+      void editor.getAction('editor.action.formatDocument')?.run();
+    });
     latest.current.onEditorReady?.(handleOf(editor));
   };
 
