@@ -7,6 +7,7 @@ import { loadCacheConfig, type CacheConfig } from './cache/cache-config';
 import { loadNamedKeys } from './commands/crypto/named-keys';
 import { loadDriveConfig, type DriveConfig } from './drive/drive-config';
 import { loadMailConfig, type MailConfig } from './mail/mail-config';
+import { loadListenerConfig, type ListenerConfig } from './http/listener-config';
 
 export interface ServerConfig {
   host: string;
@@ -24,6 +25,8 @@ export interface ServerConfig {
   logLevel: string;
   /** Deployment profiles (`PIPEWORK_PROFILES=test,dev`), readable as `@instance.profiles()`. */
   profiles: string[];
+  /** The HTTP listener: slow-client timeouts and the stop's grace period (defaults when absent). */
+  listener?: ListenerConfig;
   /** The script sandbox (`script.run`): workers and the limits of one run. */
   scripts?: ScriptConfig;
   /** Outbound HTTP (`http.*`): allowed non-public addresses, timeouts, sizes. */
@@ -76,6 +79,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       .split(',')
       .map((p) => p.trim())
       .filter((p) => p !== ''),
+    listener: loadListenerConfig(env),
     sql: readSqlConfig(env),
     drive: loadDriveConfig(env, dataDir),
     mail: loadMailConfig(env, dataDir),

@@ -1,32 +1,37 @@
-/** Starts the service: reads the configuration, opens the store, listens, and shuts down cleanly. */
+/** Starts the service: reads the configuration, opens the store, listens, and on SIGTERM drains and shuts down. */
 import { createApp } from './app';
-import { answerClientErrors } from './http/client-error';
 import { loadConfig } from './config';
 import { closeServices, createServices } from './create-services';
+import { trackRequests } from './http/graceful-shutdown';
+import { createHttpServer } from './http/http-server';
+import { DEFAULT_LISTENER_CONFIG } from './http/listener-config';
 import { createLogger } from './logging/logger';
 
 const config = loadConfig();
 const logger = createLogger(config.logLevel);
+const listener = config.listener ?? DEFAULT_LISTENER_CONFIG;
 const services = createServices(config, logger);
-const server = createApp(services).listen(config.port, config.host, () => {
+const server = createHttpServer(createApp(services), listener);
+const requests = trackRequests(server);
+server.listen(config.port, config.host, () => {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   logger.info({ url: `http://${config.host}:${port}`, data: config.dataDir }, 'Pipework is listening');
 });
-answerClientErrors(server);
 server.on('error', (error) => {
   logger.fatal({ err: error }, 'cannot listen');
   process.exit(1);
 });
 
-function shutdown(signal: string): void {
-  logger.info({ signal }, 'shutting down');
-  server.close(() => {
-    closeServices(services);
-    process.exit(0);
-  });
-  server.closeAllConnections();
-  setTimeout(() => process.exit(0), 5000).unref();
+let stopping = false;
+async function shutdown(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal, inFlight: requests.inFlight }, 'stopping: no new connections, draining requests');
+  const result = await requests.drain(listener.shutdownGraceMs);
+  closeServices(services);
+  logger.info(result, 'stopped');
+  process.exit(0);
 }
-process.on('SIGTERM', () => shutdown('SIGTERM'));
-process.on('SIGINT', () => shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));

@@ -6,7 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../app';
-import { answerClientErrors } from '../http/client-error';
+import { createHttpServer } from '../http/http-server';
+import { DEFAULT_LISTENER_CONFIG } from '../http/listener-config';
 import { loadConfig, type ServerConfig } from '../config';
 import { closeServices, createServices, type ServiceOptions } from '../create-services';
 import { TEST_HASH_COST } from '../iam';
@@ -54,11 +55,11 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...options.services,
     iam: { passwordHashCost: TEST_HASH_COST, announce: () => {}, ...options.services?.iam },
   });
-  const server: Server = createApp(services, { webDist: options.webDist ?? join(dataDir, 'no-web') }).listen(
+  const app = createApp(services, { webDist: options.webDist ?? join(dataDir, 'no-web') });
+  const server: Server = createHttpServer(app, config.listener ?? DEFAULT_LISTENER_CONFIG).listen(
     0,
     '127.0.0.1',
   );
-  answerClientErrors(server);
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
   return {

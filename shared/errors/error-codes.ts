@@ -20,6 +20,10 @@ export const ERROR_CODES = {
   PROPERTY_NOT_FOUND: { status: 404, summary: 'No property has this key (or the caller may not see it).' },
   NOT_FOUND: { status: 404, summary: 'No such resource.' },
   METHOD_NOT_ALLOWED: { status: 405, summary: 'The path exists but not for this HTTP method.' },
+  REQUEST_TIMEOUT: {
+    status: 408,
+    summary: 'The client sent its request headers or body too slowly (see the listener limits).',
+  },
   PROPERTY_EXISTS: { status: 409, summary: 'Create of an existing key.' },
   CONFLICT: { status: 409, summary: 'A version mismatch or another conflicting state.' },
   PAYLOAD_TOO_LARGE: { status: 413, summary: 'A buffered body over its limit.' },
@@ -44,6 +48,7 @@ export const STATUS_MESSAGES: Record<number, string> = {
   403: 'FORBIDDEN',
   404: 'NOT_FOUND',
   405: 'METHOD_NOT_ALLOWED',
+  408: 'REQUEST_TIMEOUT',
   409: 'CONFLICT',
   413: 'PAYLOAD_TOO_LARGE',
   415: 'UNSUPPORTED_MEDIA_TYPE',

@@ -1,12 +1,23 @@
 /**
  * The wall-time limit and cancellation of one run. The deadline is checked between steps; only a run that
- * waits on an asynchronous command gets a timer and an AbortSignal, made on first need.
+ * waits on an asynchronous command gets a timer and an AbortSignal, made on first need. A run of synchronous
+ * steps hands the event loop back every few milliseconds, so that other requests are served meanwhile and a
+ * client's disconnect is noticed (promise continuations alone never let I/O in).
  */
 import { PipeworkError } from '../errors';
 import type { Cancellation } from './run-options';
 
+/** How long a run may hold the event loop before it lets other work in. */
+export const YIELD_EVERY_MS = 10;
+
+const nextTurn: () => Promise<void> =
+  typeof setImmediate === 'function'
+    ? () => new Promise((resolve) => setImmediate(resolve))
+    : () => new Promise((resolve) => setTimeout(resolve, 0));
+
 export class RunClock {
   readonly started = Date.now();
+  private lastYield = this.started;
   private readonly deadline: number;
   private abort: AbortController | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -61,6 +72,17 @@ export class RunClock {
   sleep(ms: number, where: Record<string, unknown>): Promise<void> {
     if (ms <= 0) return Promise.resolve();
     return this.race(new Promise<void>((resolve) => setTimeout(resolve, ms)), where);
+  }
+
+  /** Whether this run has held the event loop for YIELD_EVERY_MS (one clock read). */
+  get yieldDue(): boolean {
+    return Date.now() - this.lastYield >= YIELD_EVERY_MS;
+  }
+
+  /** Lets the event loop run (I/O, timers, other requests) before the run goes on. */
+  async yieldNow(): Promise<void> {
+    await nextTurn();
+    this.lastYield = Date.now();
   }
 
   /** Clears the timer, if one was made. */

@@ -173,6 +173,7 @@ class PipelineRun<S> {
     const steps = this.script.steps;
     let pc = start;
     while (pc < end) {
+      if (this.clock.yieldDue) await this.clock.yieldNow();
       const step = steps[pc]!;
       const definition = this.options.registry.get(step.command)!;
       switch (definition.contract.controlFlow) {

@@ -1,0 +1,63 @@
+/**
+ * The real server as a child process (`node --import tsx server/main.ts`), so that tests can kill it with
+ * SIGKILL or stop it with SIGTERM and start it again on the same data folder.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { join } from 'node:path';
+
+export const ADMIN_PASSWORD = 'reliability-admin-password';
+export const ADMIN_AUTH = `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64')}`;
+const ROOT = join(import.meta.dirname, '..', '..');
+
+export interface ServerProcess {
+  url: string;
+  child: ChildProcess;
+  /** Everything the process wrote to stdout and stderr (its JSON log lines). */
+  output(): string;
+  /** Resolves with the exit code and signal once the process has ended. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+export async function startServerProcess(
+  dataDir: string,
+  env: Record<string, string> = {},
+): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      PIPEWORK_DATA: dataDir,
+      PIPEWORK_ADMIN_PASSWORD: ADMIN_PASSWORD,
+      LOG_LEVEL: 'info',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const exited = once(child, 'exit').then(([code, signal]) => ({
+    code: code as number | null,
+    signal: signal as NodeJS.Signals | null,
+  }));
+  const url = await new Promise<string>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /"msg":"Pipework is listening"/.test(output) && /"url":"(http:\/\/[^"]+)"/.exec(output);
+      if (match) resolve(match[1]!);
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    void exited.then(({ code }) =>
+      reject(new Error(`the server exited (${code}) before listening:\n${output}`)),
+    );
+  });
+  return { url, child, output: () => output, exited };
+}
+
+/** Sends SIGKILL and waits until the process is gone. */
+export async function killHard(server: ServerProcess): Promise<void> {
+  server.child.kill('SIGKILL');
+  await server.exited;
+}
