@@ -17,6 +17,7 @@ export interface QueryResult {
 
 export interface DataSource {
   readonly config: DataSourceConfig;
-  query(sql: string, params: SqlParams, limits: QueryLimits): Promise<QueryResult>;
+  /** `signal` ends the query early (the pipeline passed its time limit or its caller went away). */
+  query(sql: string, params: SqlParams, limits: QueryLimits, signal?: AbortSignal): Promise<QueryResult>;
   close(): Promise<void>;
 }

@@ -41,9 +41,9 @@ export class DataSources {
     return source;
   }
 
-  query(datasource: string, sql: string, params: SqlParams): Promise<QueryResult> {
+  query(datasource: string, sql: string, params: SqlParams, signal?: AbortSignal): Promise<QueryResult> {
     const { maxRows, timeoutMillis } = this.config;
-    return this.get(datasource).query(sql, params, { maxRows, timeoutMillis });
+    return this.get(datasource).query(sql, params, { maxRows, timeoutMillis }, signal);
   }
 
   async close(): Promise<void> {

@@ -71,7 +71,12 @@ export class PostgresDataSource implements DataSource {
     this.pool.on('error', () => {});
   }
 
-  async query(sql: string, params: SqlParams, limits: QueryLimits): Promise<QueryResult> {
+  async query(
+    sql: string,
+    params: SqlParams,
+    limits: QueryLimits,
+    signal?: AbortSignal,
+  ): Promise<QueryResult> {
     const { text, values } = this.bind(sql, params);
     let client: pg.PoolClient;
     try {
@@ -80,7 +85,15 @@ export class PostgresDataSource implements DataSource {
       throw sqlError(this.config.name, error, limits);
     }
     let reusable = true;
+    // The pipeline gave up: cancel the running statement on the server rather than let it run to its timeout.
+    // Its connection is then dropped, not pooled, so the cancel can never reach another query.
+    const onAbort = () => {
+      reusable = false;
+      void this.cancel(client);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
     try {
+      if (signal?.aborted) onAbort();
       await client.query(this.config.writable ? 'BEGIN' : 'BEGIN READ ONLY');
       await client.query(`SET LOCAL statement_timeout = ${Math.floor(limits.timeoutMillis)}`);
       const result = await this.run(client, text, values, limits.maxRows);
@@ -102,6 +115,7 @@ export class PostgresDataSource implements DataSource {
       });
       throw sqlError(this.config.name, error, limits);
     } finally {
+      signal?.removeEventListener('abort', onAbort);
       // Whatever the statement changed in the session (SET, PREPARE, temp tables) ends with it.
       await client.query('DISCARD ALL').catch(() => {
         reusable = false;
@@ -127,6 +141,25 @@ export class PostgresDataSource implements DataSource {
       return client.query<unknown[]>(extended(text, values));
     }
     return client.query<unknown[]>(extended(`FETCH FORWARD ${maxRows + 1} FROM pipework_rows`, []));
+  }
+
+  /** Asks the server, on a connection of its own, to cancel what the client's backend is running. */
+  private async cancel(client: pg.PoolClient): Promise<void> {
+    const pid = (client as unknown as { processID?: number }).processID;
+    if (typeof pid !== 'number') return;
+    const canceller = new pg.Client({
+      connectionString: this.config.location,
+      connectionTimeoutMillis: 5_000,
+    });
+    canceller.on('error', () => {});
+    try {
+      await canceller.connect();
+      await canceller.query('SELECT pg_cancel_backend($1)', [pid]);
+    } catch {
+      // The statement's own timeout still ends it.
+    } finally {
+      await canceller.end().catch(() => undefined);
+    }
   }
 
   async close(): Promise<void> {

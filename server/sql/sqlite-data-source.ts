@@ -20,6 +20,13 @@ interface WorkerAnswer {
 
 const driver = createRequire(import.meta.url).resolve('better-sqlite3');
 
+function cancelled(name: string): PipeworkError {
+  return new PipeworkError('LIMIT_EXCEEDED', `The query on '${name}' was ended: its pipeline stopped.`, {
+    datasource: name,
+    limit: 'time',
+  });
+}
+
 export class SqliteDataSource implements DataSource {
   private worker: Worker | undefined;
   private nextId = 1;
@@ -27,11 +34,11 @@ export class SqliteDataSource implements DataSource {
 
   constructor(readonly config: DataSourceConfig) {}
 
-  query(sql: string, params: SqlParams, limits: QueryLimits): Promise<QueryResult> {
+  query(sql: string, params: SqlParams, limits: QueryLimits, signal?: AbortSignal): Promise<QueryResult> {
     const bound = Array.isArray(params)
       ? params.map((v) => toDriverValue(v, true))
       : Object.fromEntries(Object.entries(params).map(([k, v]) => [k, toDriverValue(v, true)]));
-    const result = this.queue.then(() => this.ask(sql, bound, limits));
+    const result = this.queue.then(() => this.ask(sql, bound, limits, signal));
     this.queue = result.catch(() => undefined);
     return result;
   }
@@ -46,7 +53,13 @@ export class SqliteDataSource implements DataSource {
     return worker;
   }
 
-  private ask(sql: string, params: SqlParams, limits: QueryLimits): Promise<QueryResult> {
+  private ask(
+    sql: string,
+    params: SqlParams,
+    limits: QueryLimits,
+    signal?: AbortSignal,
+  ): Promise<QueryResult> {
+    if (signal?.aborted) return Promise.reject(cancelled(this.config.name));
     const worker = this.worker ?? this.start();
     const id = this.nextId++;
     const name = this.config.name;
@@ -55,7 +68,15 @@ export class SqliteDataSource implements DataSource {
         clearTimeout(timer);
         worker.off('message', onMessage);
         worker.off('error', onError);
+        signal?.removeEventListener('abort', onAbort);
       };
+      // The pipeline gave up: end the query now, so the next one on this source need not wait for it.
+      const onAbort = () => {
+        done();
+        this.stopWorker(worker);
+        reject(cancelled(name));
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
       const timer = setTimeout(() => {
         done();
         this.stopWorker(worker);

@@ -85,7 +85,12 @@ export const sqlQuery = defineCommand<ServerServices>(
       );
     }
     const datasource = typeof ctx.params.datasource === 'string' ? ctx.params.datasource : 'hub';
-    const result = await ctx.services.dataSources.query(datasource, query, paramsOf(ctx.params.params));
+    const result = await ctx.services.dataSources.query(
+      datasource,
+      query,
+      paramsOf(ctx.params.params),
+      ctx.abortSignal(),
+    );
     const rows = result.rows.map((row) => row.map(toJsonValue));
     const columnName = typeof ctx.params.columnName === 'string' ? ctx.params.columnName : 'inline';
     if (columnName === 'none') return rows;

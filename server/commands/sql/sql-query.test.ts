@@ -422,3 +422,60 @@ pipeline:
     expect(after.json).toEqual([{ n: 3 }]);
   });
 });
+
+describe('a pipeline that stops ends its query', () => {
+  let short: TestServer;
+  beforeAll(async () => {
+    const env: Record<string, string> = {
+      PIPEWORK_DATASOURCE_LITE_URL: `sqlite:${liteFile}`,
+      PIPEWORK_MAX_PIPELINE_MILLIS: '600',
+      PIPEWORK_SQL_TIMEOUT_MILLIS: '30000',
+    };
+    if (postgres) env.PIPEWORK_DATASOURCE_PG_URL = postgres.url;
+    short = await startTestServer({ env });
+  });
+  afterAll(() => short?.close());
+
+  const endless = 'WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT count(*) FROM n';
+
+  it('on SQLite: the next query on the source does not wait for the abandoned one', async () => {
+    const started = Date.now();
+    const stopped = await callCommand(
+      'GET',
+      short.url,
+      'sql.query',
+      { datasource: 'lite', query: endless },
+      short.adminAuth,
+    );
+    expect(codeOf(stopped)).toBe('LIMIT_EXCEEDED');
+    const next = await callCommand(
+      'GET',
+      short.url,
+      'sql.query',
+      { datasource: 'lite', query: 'SELECT count(*) AS n FROM items' },
+      short.adminAuth,
+    );
+    expect(next.json).toEqual([{ n: 3 }]);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it.skipIf(pgMissing !== undefined)('on PostgreSQL: the statement is cancelled on the server', async () => {
+    const stopped = await callCommand(
+      'GET',
+      short.url,
+      'sql.query',
+      { datasource: 'pg', query: 'SELECT pg_sleep(20)' },
+      short.adminAuth,
+    );
+    expect(codeOf(stopped)).toBe('LIMIT_EXCEEDED');
+    const deadline = Date.now() + 3000;
+    let running = 1;
+    while (running > 0 && Date.now() < deadline) {
+      running = await pgCount(
+        "SELECT count(*) AS n FROM pg_stat_activity WHERE state = 'active' AND pid <> pg_backend_pid() AND (query LIKE 'FETCH%' OR query LIKE '%pg_sleep(20)%')",
+      );
+      if (running > 0) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(running).toBe(0);
+  });
+});
