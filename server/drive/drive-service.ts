@@ -55,6 +55,27 @@ async function statOrNull(file: string): Promise<Stats | null> {
   }
 }
 
+const IN_THE_WAY = new Set(['ENOTDIR', 'EEXIST', 'EISDIR', 'ENOTEMPTY']);
+
+/** A write that meets a file where a folder must be (or the reverse) is the caller's CONFLICT, not a bug. */
+async function conflictsAsErrors<T>(path: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== undefined && IN_THE_WAY.has(code)) {
+      throw new PipeworkError(
+        'CONFLICT',
+        `A file or folder on the way to '${path}' is in the way (${code}).`,
+        {
+          parameter: 'path',
+        },
+      );
+    }
+    throw error;
+  }
+}
+
 function notFound(path: DrivePath): PipeworkError {
   return new PipeworkError('NOT_FOUND', `No file or folder '${path.display}' on the drive.`, {
     parameter: 'path',
@@ -77,7 +98,15 @@ export class DriveService {
   }
 
   /** Saves a file (streamed or whole); missing folders on the way are created. Returns its entry. */
-  async save(
+  save(
+    principal: Principal | null,
+    path: string,
+    source: AsyncIterable<Uint8Array> | Uint8Array,
+  ): Promise<DriveEntry> {
+    return conflictsAsErrors(path, () => this.write(principal, path, source));
+  }
+
+  private async write(
     principal: Principal | null,
     path: string,
     source: AsyncIterable<Uint8Array> | Uint8Array,
@@ -179,7 +208,11 @@ export class DriveService {
   }
 
   /** Creates a folder; with `recurse` its missing parents too (else NOT_FOUND when the parent is missing). */
-  async mkdir(principal: Principal | null, path: string, recurse: boolean): Promise<DriveEntry> {
+  mkdir(principal: Principal | null, path: string, recurse: boolean): Promise<DriveEntry> {
+    return conflictsAsErrors(path, () => this.makeFolder(principal, path, recurse));
+  }
+
+  private async makeFolder(principal: Principal | null, path: string, recurse: boolean): Promise<DriveEntry> {
     const located = await this.locate(principal, path);
     const existing = await statOrNull(located.file);
     if (existing && !existing.isDirectory())
@@ -199,12 +232,12 @@ export class DriveService {
 
   /** Copies a file or folder into the folder `to`; a file there of the same name is replaced. */
   copy(principal: Principal | null, path: string, to: string): Promise<DriveEntry> {
-    return this.transfer(principal, path, to, 'copy');
+    return conflictsAsErrors(to, () => this.transfer(principal, path, to, 'copy'));
   }
 
   /** Moves a file or folder into the folder `to`. */
   move(principal: Principal | null, path: string, to: string): Promise<DriveEntry> {
-    return this.transfer(principal, path, to, 'move');
+    return conflictsAsErrors(to, () => this.transfer(principal, path, to, 'move'));
   }
 
   private async transfer(

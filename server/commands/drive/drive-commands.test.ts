@@ -165,3 +165,24 @@ describe('drive commands over HTTP and in pipelines', () => {
     expect([response.status, codeOf(response)]).toEqual([403, 'FORBIDDEN']);
   });
 });
+
+describe('files and folders in the way', () => {
+  it.each<[string, string, Record<string, unknown>]>([
+    ['a save below a file', 'drive.save', { path: 'way/file.txt/inner.txt' }],
+    ['a save onto a folder', 'drive.save', { path: 'way' }],
+    ['a folder where a file is', 'drive.mkdir', { path: 'way/file.txt' }],
+    ['a folder below a file', 'drive.mkdir', { path: 'way/file.txt/sub', recurse: true }],
+    ['a copy into a file', 'drive.copy', { path: 'way/other.txt', to: 'way/file.txt' }],
+    ['a folder moved onto a folder', 'drive.move', { path: 'way/sub', to: 'elsewhere' }],
+  ])('refuses %s with CONFLICT', async (_what, command, params) => {
+    await upload('way/file.txt', 'file');
+    await upload('way/other.txt', 'other');
+    await upload('way/sub/a.txt', 'a');
+    await upload('elsewhere/sub/b.txt', 'b');
+    const response =
+      command === 'drive.save'
+        ? await upload(String(params.path), 'x')
+        : await call('pipeline', command, params);
+    expect([response.status, codeOf(response)]).toEqual([409, 'CONFLICT']);
+  });
+});
