@@ -1,27 +1,204 @@
-import { expect, test } from '@playwright/test';
-import { E2E_ADMIN_PASSWORD } from '../playwright.config';
+/**
+ * The workbench shell in Chromium against the real server: token sign-in, runs with their trace and result,
+ * errors that jump to their line, the expression console, runs from a chosen step, and a stored pipeline
+ * opened by its route, saved, met by a conflicting change and run.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { accessTokenFor, callCommand, signIn } from './support/sign-in';
 
-test('signs in and runs the first pipeline', async ({ page }) => {
+const SHOTS = 'test-results/screenshots';
+
+type EditorWindow = Window & { monaco: any }; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+async function editorReady(page: Page): Promise<void> {
+  await expect(page.locator('[data-testid="pipeline-editor"] .monaco-editor')).toBeVisible();
+  await page.waitForFunction(() =>
+    Boolean((window as unknown as EditorWindow).monaco?.editor.getEditors()[0]),
+  );
+}
+
+/** Replaces the editor's text (as a paste would). */
+async function setText(page: Page, text: string): Promise<void> {
+  await page.evaluate((value) => {
+    const editor = (window as unknown as EditorWindow).monaco.editor.getEditors()[0];
+    editor.setValue(value);
+    editor.focus();
+  }, text);
+}
+
+function cursor(page: Page): Promise<{ lineNumber: number; column: number }> {
+  return page.evaluate(() => {
+    const position = (window as unknown as EditorWindow).monaco.editor.getEditors()[0].getPosition();
+    return { lineNumber: position.lineNumber, column: position.column };
+  });
+}
+
+/** Types at a line and column, as a user who clicked there would. */
+async function typeAt(page: Page, line: number, column: number, text: string): Promise<void> {
+  await page.evaluate(
+    ({ line, column }) => {
+      const editor = (window as unknown as EditorWindow).monaco.editor.getEditors()[0];
+      editor.setPosition({ lineNumber: line, column });
+      editor.focus();
+    },
+    { line, column },
+  );
+  await page.keyboard.type(text);
+}
+
+function editorText(page: Page): Promise<string> {
+  return page.evaluate(
+    () => (window as unknown as EditorWindow).monaco.editor.getEditors()[0].getValue() as string,
+  );
+}
+
+test('sign-in refuses a wrong password, then opens the workbench; sign-out returns to sign-in', async ({
+  page,
+}) => {
   await page.goto('/');
   await page.getByLabel('Username').fill('admin');
   await page.getByLabel('Password').fill('not-the-password');
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('alert')).toHaveText('Wrong username or password.');
+  await page.screenshot({ path: `${SHOTS}/sign-in-refused.png` });
 
-  await page.getByLabel('Password').fill(E2E_ADMIN_PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('button', { name: 'Run' }).click();
-  await expect(page.getByTestId('result')).toContainText('"text": "hello"');
+  await signIn(page);
+  await editorReady(page);
+  // The token lives in memory: nothing but the (rotating) refresh token is kept in the tab's storage.
+  const stored = await page.evaluate(() => ({ local: { ...localStorage }, session: { ...sessionStorage } }));
+  expect(JSON.stringify(stored)).not.toContain('e2e-admin-password');
+  expect(Object.keys(stored.session)).toEqual(['pipework.refresh']);
+  expect(Object.values(stored.local).join(' ')).not.toMatch(/eyJ/);
+  await page.screenshot({ path: `${SHOTS}/workbench.png` });
+
+  // A reload continues the session from the refresh token.
+  await page.reload();
+  await editorReady(page);
+  const refresh = await page.evaluate(() => sessionStorage.getItem('pipework.refresh'));
+
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page.getByLabel('Username')).toBeVisible();
+  // Sign-out revoked the login: its refresh token is refused by the server.
+  const answer = await page.request.post('/auth/realms/pipework/protocol/openid-connect/token', {
+    form: { grant_type: 'refresh_token', client_id: 'workbench', refresh_token: refresh ?? '' },
+  });
+  expect(answer.status()).toBe(400);
 });
 
-test('shows an error with its code, line and column', async ({ page }) => {
+test('runs a pipeline: result, trace rows, console, run from a step', async ({ page }) => {
   await page.goto('/');
-  await page.getByLabel('Username').fill('admin');
-  await page.getByLabel('Password').fill(E2E_ADMIN_PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByLabel('Pipeline').fill('pipeline:\n  - log:\n      message: "#{body.a +}"\n');
-  await page.getByRole('button', { name: 'Run' }).click();
-  const alert = page.getByRole('alert');
-  await expect(alert).toContainText('PEL_SYNTAX');
-  await expect(alert).toContainText('at line 3');
+  await signIn(page);
+  await editorReady(page);
+  await page.getByRole('button', { name: /Run/ }).first().click();
+  await expect(page.getByTestId('run-summary')).toHaveText(/Done · 3 steps/);
+  await expect(page.getByTestId('result-json')).toContainText('"Hello, world!"');
+  await page.screenshot({ path: `${SHOTS}/run-result.png` });
+
+  await page.getByRole('tab', { name: /Trace/ }).click();
+  const rows = page.getByTestId('trace-row');
+  await expect(rows).toHaveCount(3);
+  await expect(rows.nth(0)).toContainText('set.var');
+  await expect(rows.nth(1)).toContainText('log');
+  await expect(rows.nth(2)).toContainText('set.body');
+  await rows.nth(1).getByRole('button', { name: /log/ }).click();
+  await expect(rows.nth(1)).toContainText('INFO Hello, world!');
+  await expect(rows.nth(1).getByRole('tree', { name: 'Parameters' })).toContainText('"Hello, world!"');
+  await page.screenshot({ path: `${SHOTS}/run-trace.png` });
+
+  // The console evaluates against the message step 3 saw.
+  await rows.nth(2).getByRole('button', { name: 'Console' }).click();
+  await page.getByLabel('Expression').fill('#{vars.message} (#{body.name})');
+  await page.getByLabel('Expression').press('Enter');
+  await expect(page.getByTestId('console-result').first()).toContainText('"Hello, world! (world)"');
+  await page.getByLabel('Expression').fill('vars.message +');
+  await page.getByLabel('Expression').press('Enter');
+  await expect(page.getByTestId('console-result').first()).toContainText('PEL_SYNTAX');
+  await page.screenshot({ path: `${SHOTS}/console.png` });
+
+  // Change step 3 and run again from it: steps 1 and 2 are kept from the last run, not run again.
+  await setText(
+    page,
+    (await editorText(page)).replace(
+      'message: "#{vars.message}"\n        name',
+      'message: "again: #{vars.message}"\n        name',
+    ),
+  );
+  await page.getByRole('tab', { name: /Trace/ }).click();
+  await rows.nth(2).getByRole('button', { name: 'Run from here' }).click();
+  await expect(page.getByTestId('run-summary')).toHaveText(/Done · 1 step · .* from step 3/);
+  await expect(rows).toHaveCount(3);
+  await expect(rows.nth(0)).toContainText('kept');
+  await expect(rows.nth(1)).toContainText('kept');
+  await expect(rows.nth(2)).not.toContainText('kept');
+  await page.getByRole('tab', { name: 'Result' }).click();
+  await expect(page.getByTestId('result-json')).toContainText('"again: Hello, world!"');
+});
+
+test("a run's error links to its line and column in the editor", async ({ page }) => {
+  await page.goto('/');
+  await signIn(page);
+  await editorReady(page);
+  await setText(page, 'pipeline:\n  - set.body: 1\n  - log:\n      message: "sum #{body +}"\n');
+  await page.keyboard.press('Control+Enter');
+  const error = page.getByTestId('run-error');
+  await expect(error).toContainText('PEL_SYNTAX');
+  const link = error.getByRole('button', { name: /line 4, column \d+/ });
+  await expect(link).toBeVisible();
+  const column = Number(/column (\d+)/.exec((await link.textContent()) ?? '')?.[1]);
+  await page.screenshot({ path: `${SHOTS}/run-error.png` });
+  await link.click();
+  expect(await cursor(page)).toEqual({ lineNumber: 4, column });
+});
+
+test('a stored pipeline opens by its route, saves, shows a conflict, and runs', async ({ page, request }) => {
+  const token = await accessTokenFor(request);
+  const key = `global/app/e2e-shell/pipeline/greet-${Date.now()}.pi.yaml`;
+  const stored = 'body:\n  who: stored\npipeline:\n  - set.body:\n      value: "Hi #{body.who}"\n';
+  await callCommand(
+    request,
+    token,
+    'property.schema.put',
+    { key, type: 'application/x-yaml', existStrategy: 'error' },
+    stored,
+  );
+
+  // Not signed in: the route survives sign-in.
+  await page.goto(`/#/editor?key=${encodeURIComponent(key)}`);
+  await signIn(page);
+  await editorReady(page);
+  await expect(page.getByTestId('document-key')).toHaveText(key);
+  await expect.poll(() => editorText(page)).toBe(stored);
+
+  // Change and save: version 1 becomes 2.
+  await typeAt(page, 2, 14, ' and edited');
+  await expect.poll(() => editorText(page)).toContain('who: stored and edited');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('v2', { exact: true })).toBeVisible();
+
+  // Someone changes it meanwhile through the API.
+  const theirs = stored.replace('stored', 'theirs');
+  await callCommand(request, token, 'property.put', { key }, theirs);
+
+  await typeAt(page, 2, 25, '!');
+  await page.getByRole('button', { name: 'Save' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Changed meanwhile' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByTestId('conflict-theirs')).toContainText('who: theirs');
+  await expect(dialog.getByTestId('conflict-mine')).toContainText('who: stored and edited!');
+  await page.screenshot({ path: `${SHOTS}/conflict.png` });
+  // Nothing was overwritten.
+  const between = await callCommand<{ value: string; version: number }>(request, token, 'property.get', {
+    key,
+  });
+  expect([between.value, between.version]).toEqual([theirs, 3]);
+
+  await dialog.getByRole('button', { name: 'Overwrite with mine' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByText('v4', { exact: true })).toBeVisible();
+  const after = await callCommand<{ value: string }>(request, token, 'property.get', { key });
+  expect(after.value).toContain('who: stored and edited!');
+
+  await page.getByRole('button', { name: /Run/ }).first().click();
+  await expect(page.getByTestId('result-text')).toHaveText('Hi stored and edited!');
+  await page.screenshot({ path: `${SHOTS}/stored-pipeline.png` });
 });

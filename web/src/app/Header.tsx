@@ -1,14 +1,13 @@
 /** The workbench's top bar: the product, the signed-in user, sign out. */
 import { signOut, type SessionState } from '../api/session';
+import { Logo } from './Logo';
 
 export function Header({ session }: { session: SessionState }) {
   const who = session.displayName && session.displayName !== session.username ? session.displayName : null;
   return (
     <header className="wb-header">
       <div className="wb-brand">
-        <span className="wb-logo" aria-hidden="true">
-          ⧉
-        </span>
+        <Logo />
         Pipework <span className="wb-brand-sub">Workbench</span>
       </div>
       <div className="wb-user">

@@ -10,10 +10,10 @@ const TABS: { tab: Tab; label: string }[] = [
   { tab: 'reference', label: 'Reference' },
 ];
 
-export function Sidebar() {
+export function Sidebar({ width }: { width: number }) {
   const [tab, setTab] = useState<Tab>('properties');
   return (
-    <aside className="wb-sidebar" aria-label="Sidebar">
+    <aside className="wb-sidebar" aria-label="Sidebar" style={{ width }}>
       <div className="wb-tabs" role="tablist">
         {TABS.map(({ tab: t, label }) => (
           <button

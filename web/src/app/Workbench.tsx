@@ -3,7 +3,6 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { SessionState } from '../api/session';
 import { Header } from './Header';
-import { Sidebar } from './Sidebar';
 import { WorkbenchMain } from './WorkbenchMain';
 
 export default function Workbench({ session }: { session: SessionState }) {
@@ -14,7 +13,7 @@ export default function Workbench({ session }: { session: SessionState }) {
     <QueryClientProvider client={queryClient}>
       <div className="wb">
         <Header session={session} />
-        <WorkbenchMain sidebar={<Sidebar />} />
+        <WorkbenchMain />
       </div>
     </QueryClientProvider>
   );

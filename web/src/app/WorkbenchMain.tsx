@@ -1,26 +1,41 @@
 /**
- * The centre of the workbench: the document toolbar, the editor and the run panel. It owns the document and
- * the editor handle and offers them to the sidebar's features through the workbench context.
+ * The body of the workbench: the sidebar, the document toolbar, the editor and the run panel. It owns the
+ * document, its runs and the editor handle, and offers them to the sidebar's features (workbench context).
  */
-import { Suspense, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { Suspense, useCallback, useEffect, useMemo, useRef } from 'react';
 import { PipelineEditor, type PipelineEditorHandle } from '../editor';
-import { DocumentBar } from '../document/DocumentBar';
 import { ConflictDialog } from '../document/ConflictDialog';
+import { DocumentBar } from '../document/DocumentBar';
 import { usePipelineDocument } from '../document/useDocument';
+import { RunPanel } from '../run/RunPanel';
+import { usePipelineRun } from '../run/useRun';
 import { useRoute } from './route';
+import { Sidebar } from './Sidebar';
+import { Splitter, useSplitSize } from './Splitter';
 import { WorkbenchContext, type Workbench } from './workbench-context';
 
-export function WorkbenchMain({ sidebar }: { sidebar: ReactNode }) {
+export function WorkbenchMain() {
   const document = usePipelineDocument();
-  const { doc, load } = document;
+  const { doc, load, source } = document;
   const [route, navigate] = useRoute();
   const editor = useRef<PipelineEditorHandle | null>(null);
-  const [runRequest, setRunRequest] = useState(0);
+  const run = usePipelineRun(source);
+  const [sidebarWidth, setSidebarWidth] = useSplitSize({
+    storageKey: 'pipework.sidebar',
+    initial: 420,
+    min: 240,
+    max: 900,
+  });
+  const [runHeight, setRunHeight] = useSplitSize({
+    storageKey: 'pipework.runPanel',
+    initial: 300,
+    min: 120,
+    max: 900,
+  });
 
   useEffect(() => {
-    if (route.key && route.key !== doc.key) void load(route.key);
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- only a changed route opens another property
-  }, [route.key]);
+    if (route.key && route.key !== source().key) void load(route.key);
+  }, [route.key, load, source]);
 
   const workbench = useMemo<Workbench>(
     () => ({
@@ -30,14 +45,27 @@ export function WorkbenchMain({ sidebar }: { sidebar: ReactNode }) {
     [route.key, load, navigate],
   );
 
-  const run = useCallback(() => setRunRequest((n) => n + 1), []);
+  const reveal = useCallback(
+    (line: number, column: number) => editor.current?.revealPosition(line, column),
+    [],
+  );
+  const onEditorReady = useCallback((handle: PipelineEditorHandle) => {
+    editor.current = handle;
+  }, []);
 
   return (
     <WorkbenchContext.Provider value={workbench}>
       <div className="wb-body">
-        {sidebar}
+        <Sidebar width={sidebarWidth} />
+        <Splitter
+          orientation="vertical"
+          size={sidebarWidth}
+          onSize={setSidebarWidth}
+          direction={1}
+          label="Resize the sidebar"
+        />
         <main className="wb-main">
-          <DocumentBar document={document} onRun={run} />
+          <DocumentBar document={document} onRun={run.run} running={run.running} />
           <div className="wb-editor">
             <Suspense fallback={<div className="wb-editor-loading">Loading the editor…</div>}>
               <PipelineEditor
@@ -45,12 +73,21 @@ export function WorkbenchMain({ sidebar }: { sidebar: ReactNode }) {
                 onChange={document.change}
                 language={doc.form}
                 path={doc.form === 'json' ? 'pipeline.pi.json' : 'pipeline.pi.yaml'}
-                onRun={run}
-                onEditorReady={(handle) => (editor.current = handle)}
+                onRun={run.run}
+                onEditorReady={onEditorReady}
               />
             </Suspense>
           </div>
-          <div className="wb-run" data-run-request={runRequest} />
+          <Splitter
+            orientation="horizontal"
+            size={runHeight}
+            onSize={setRunHeight}
+            direction={-1}
+            label="Resize the run panel"
+          />
+          <div className="wb-run" style={{ height: runHeight }}>
+            <RunPanel run={run} onReveal={reveal} />
+          </div>
         </main>
       </div>
       {doc.conflict && <ConflictDialog document={document} />}

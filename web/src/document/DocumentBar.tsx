@@ -2,7 +2,13 @@
 import { PipelineFormSwitch } from '../editor';
 import type { PipelineDocument } from './useDocument';
 
-export function DocumentBar({ document, onRun }: { document: PipelineDocument; onRun(): void }) {
+export interface DocumentBarProps {
+  document: PipelineDocument;
+  onRun(): void;
+  running: boolean;
+}
+
+export function DocumentBar({ document, onRun, running }: DocumentBarProps) {
   const { doc, switchForm, save } = document;
   return (
     <div className="wb-toolbar" role="toolbar" aria-label="Pipeline">
@@ -25,8 +31,14 @@ export function DocumentBar({ document, onRun }: { document: PipelineDocument; o
             Save
           </button>
         )}
-        <button type="button" className="wb-button wb-primary" onClick={onRun} title="Run (Ctrl+Enter)">
-          ▶ Run
+        <button
+          type="button"
+          className="wb-button wb-primary"
+          onClick={onRun}
+          disabled={running}
+          title="Run (Ctrl+Enter)"
+        >
+          {running ? 'Running…' : '▶ Run'}
         </button>
       </div>
       {doc.problem && (

@@ -52,8 +52,16 @@ export function usePipelineDocument() {
   current.current = doc;
 
   const change = useCallback((text: string) => {
+    // Known at once (a run right after a keystroke must see it), before React renders the new state.
+    current.current = { ...current.current, text };
     setDoc((d) => (d.text === text ? d : { ...d, text, dirty: true }));
   }, []);
+
+  /** The text and form as they are now, even between a change and its render. */
+  const source = useCallback(
+    () => ({ text: current.current.text, form: current.current.form, key: current.current.key }),
+    [],
+  );
 
   const switchForm = useCallback((form: PipelineForm, text: string) => {
     setDoc((d) => ({ ...d, form, text }));
@@ -86,10 +94,11 @@ export function usePipelineDocument() {
       if (!d.key) return;
       setDoc((s) => ({ ...s, busy: 'saving', problem: undefined }));
       try {
+        // The text goes as the input body: a `value` parameter would have its #{...} evaluated.
         const saved = await api.command<StoredProperty>(
           'property.put',
-          { key: d.key, value: text, version },
-          { method: 'POST' },
+          { key: d.key, version },
+          { method: 'POST', body: text, contentType: 'text/plain; charset=utf-8' },
         );
         setDoc((s) => ({
           ...s,
@@ -145,7 +154,7 @@ export function usePipelineDocument() {
 
   const reset = useCallback(() => setDoc(INITIAL), []);
 
-  return { doc, change, switchForm, load, save, overwrite, reload, closeConflict, reset };
+  return { doc, source, change, switchForm, load, save, overwrite, reload, closeConflict, reset };
 }
 
 export type PipelineDocument = ReturnType<typeof usePipelineDocument>;

@@ -2,6 +2,7 @@
 import { useState, type FormEvent } from 'react';
 import { ApiError } from '../api/api-error';
 import { signIn } from '../api/session';
+import { Logo } from '../app/Logo';
 import styles from './sign-in.module.css';
 
 function failureText(failure: unknown): string {
@@ -41,9 +42,7 @@ export function SignInPage({ expired }: { expired: boolean }) {
     <div className={styles.page}>
       <form className={styles.card} onSubmit={submit} aria-label="Sign in">
         <div className={styles.brand}>
-          <span className={styles.logo} aria-hidden="true">
-            ⧉
-          </span>
+          <Logo size={34} />
           <h1>Pipework</h1>
         </div>
         <p className={styles.lead}>Sign in to the workbench</p>

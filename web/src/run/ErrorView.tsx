@@ -1,0 +1,35 @@
+/** A failed run as one readable message: code, message, the step, and a link to the line and column. */
+import type { ApiError } from '../api';
+import styles from './run.module.css';
+
+export interface ErrorViewProps {
+  error: ApiError;
+  onReveal?(line: number, column: number): void;
+}
+
+export function ErrorView({ error, onReveal }: ErrorViewProps) {
+  const { code, message, line, column, commandName, commandIndex } = error.value;
+  return (
+    <div className={styles.error} role="alert" data-testid="run-error">
+      <div className={styles.errorHead}>
+        <span className={styles.errorCode}>{code}</span>
+        {line !== undefined && (
+          <button
+            type="button"
+            className={styles.errorLink}
+            onClick={() => onReveal?.(line, column ?? 1)}
+            title="Show in the editor"
+          >
+            line {line}, column {column ?? 1}
+          </button>
+        )}
+        {commandName && (
+          <span className={styles.errorStep}>
+            step {commandIndex !== undefined ? commandIndex + 1 : '?'} · {commandName}
+          </span>
+        )}
+      </div>
+      <p className={styles.errorMessage}>{message}</p>
+    </div>
+  );
+}

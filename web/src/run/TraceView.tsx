@@ -1,0 +1,37 @@
+/** The trace of the last run: one expandable row per executed step. */
+import { useState } from 'react';
+import { TraceRow } from './TraceRow';
+import type { TraceEntry } from './run-types';
+import { canStartAt } from './useRun';
+import styles from './run.module.css';
+
+export interface TraceViewProps {
+  trace: TraceEntry[];
+  onRunFrom(step: number): void;
+  onInspect(position: number): void;
+  running: boolean;
+}
+
+export function TraceView({ trace, onRunFrom, onInspect, running }: TraceViewProps) {
+  const [open, setOpen] = useState<ReadonlySet<number>>(new Set());
+  if (trace.length === 0) return <p className={styles.muted}>No step ran.</p>;
+  const toggle = (position: number) => {
+    const next = new Set(open);
+    if (!next.delete(position)) next.add(position);
+    setOpen(next);
+  };
+  return (
+    <ol className={styles.trace} aria-label="Trace">
+      {trace.map((entry, position) => (
+        <TraceRow
+          key={`${position}-${entry.index}-${entry.iteration ?? ''}`}
+          entry={entry}
+          open={open.has(position)}
+          onToggle={() => toggle(position)}
+          onRunFrom={!running && canStartAt(entry) ? () => onRunFrom(entry.index) : undefined}
+          onInspect={entry.message ? () => onInspect(position) : undefined}
+        />
+      ))}
+    </ol>
+  );
+}

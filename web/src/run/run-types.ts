@@ -1,0 +1,51 @@
+/** What a workbench run answers (POST /api/v3/pipeline/debug): the trace with each step's message. */
+import type { ApiError } from '../api';
+
+export interface StepMessage {
+  body: unknown;
+  vars: Record<string, unknown>;
+  headers: Record<string, unknown>;
+}
+
+export interface TraceEntry {
+  index: number;
+  command: string;
+  iteration?: number;
+  skipped?: boolean;
+  params?: Record<string, unknown>;
+  input?: unknown;
+  output?: unknown;
+  durationMs: number;
+  logs: { level: string; message: string }[];
+  error?: { code: string; message: string };
+  /** The message (body, vars, headers) the step was called with. */
+  message?: StepMessage;
+  /** False when the message holds stand-ins (bytes, cut values): it cannot start a run. */
+  exact?: boolean;
+  /** Set on rows kept from the previous run by a run from a later step. */
+  kept?: boolean;
+}
+
+/** The final body: a value, or bytes (with a Blob when they came inline). */
+export type RunBody =
+  | { kind: 'value'; value: unknown }
+  | { kind: 'bytes'; mimeType: string; size: number; name?: string; blob?: Blob };
+
+interface RunCommon {
+  trace: TraceEntry[];
+  /** The step this run started at (0 for a whole run). */
+  fromStep: number;
+  /** The pipeline text that ran, so a later "run from step" can tell whether it changed. */
+  source: string;
+  finishedAt: number;
+}
+
+export type RunOutcome =
+  | (RunCommon & {
+      ok: true;
+      body: RunBody;
+      stepsExecuted: number;
+      durationMs: number;
+      final?: { message: StepMessage; exact: boolean };
+    })
+  | (RunCommon & { ok: false; error: ApiError });

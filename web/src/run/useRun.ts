@@ -1,0 +1,79 @@
+/**
+ * The runs of the document: a whole run, or a run from a chosen step seeded with the message that step saw
+ * in the last run; the earlier steps' rows are kept from that run.
+ */
+import { useCallback, useRef, useState } from 'react';
+import { ApiError, useApi } from '../api';
+import type { PipelineForm } from '../editor';
+import { runPipeline } from './run-api';
+import type { RunOutcome, TraceEntry } from './run-types';
+
+export interface RunSource {
+  text: string;
+  form: PipelineForm;
+}
+
+export interface RunState {
+  outcome?: RunOutcome;
+  running: boolean;
+  /** The step a running run started at. */
+  runningFrom?: number;
+}
+
+/** Whether a run can start at this row: a top-level step whose recorded message is exact. */
+export function canStartAt(entry: TraceEntry): boolean {
+  return entry.iteration === undefined && entry.message !== undefined && entry.exact === true;
+}
+
+function keptRows(previous: RunOutcome, fromStep: number): TraceEntry[] {
+  const firstAt = previous.trace.findIndex((entry) => entry.index >= fromStep);
+  const before = firstAt < 0 ? previous.trace : previous.trace.slice(0, firstAt);
+  return before.map((entry) => ({ ...entry, kept: true }));
+}
+
+export function usePipelineRun(source: () => RunSource) {
+  const api = useApi();
+  const [state, setState] = useState<RunState>({ running: false });
+  const current = useRef<AbortController | null>(null);
+  const last = useRef<RunOutcome | undefined>(undefined);
+
+  const start = useCallback(
+    async (fromStep?: number) => {
+      const { text, form } = source();
+      const previous = last.current;
+      let seed;
+      if (fromStep !== undefined) {
+        const entry = previous?.trace.find((e) => e.index === fromStep && canStartAt(e));
+        if (!previous || !entry?.message) return;
+        seed = entry.message;
+      }
+      current.current?.abort();
+      const abort = new AbortController();
+      current.current = abort;
+      setState((s) => ({ ...s, running: true, runningFrom: fromStep }));
+      try {
+        let outcome = await runPipeline(api, { pipeline: text, form, fromStep, seed }, abort.signal);
+        if (previous && fromStep !== undefined) {
+          outcome = { ...outcome, trace: [...keptRows(previous, fromStep), ...outcome.trace] };
+        }
+        last.current = outcome;
+        setState({ outcome, running: false });
+      } catch (failure) {
+        if (abort.signal.aborted) return;
+        const error = new ApiError(0, { code: 'CLIENT', message: String(failure) });
+        setState({
+          outcome: { ok: false, error, trace: [], fromStep: 0, source: text, finishedAt: Date.now() },
+          running: false,
+        });
+      }
+    },
+    [api, source],
+  );
+
+  const run = useCallback(() => void start(), [start]);
+  const runFrom = useCallback((step: number) => void start(step), [start]);
+
+  return { ...state, run, runFrom };
+}
+
+export type PipelineRun = ReturnType<typeof usePipelineRun>;
