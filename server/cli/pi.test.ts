@@ -1,7 +1,7 @@
 /** The real `pi` binary (bin/pi.js through node) against a real server, for every verb and its failures. */
 import { execFile, spawn } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -442,3 +442,60 @@ if (!existsSync(CORPUS))
   console.warn(
     `pi publish of the real apps skipped: ${CORPUS} is absent (it lives beside the project, in ../shared).`,
   );
+
+/** Runs pi on a pseudo-terminal through script(1); `input` is typed into it. */
+function piOnTerminal(
+  args: string[],
+  env: Record<string, string | undefined> = {},
+  input = '',
+): Promise<Run> {
+  const quoted = [process.execPath, PI, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ');
+  return new Promise((resolve) => {
+    const child = execFile(
+      'script',
+      ['-qec', quoted, '/dev/null'],
+      { env: environment(env), cwd: work },
+      (error, stdout, stderr) => {
+        const code = error ? ((error as { code?: number }).code ?? 1) : 0;
+        resolve({ code: typeof code === 'number' ? code : 1, stdout, stderr });
+      },
+    );
+    child.stdin!.end(input);
+  });
+}
+
+const SCRIPT = '/usr/bin/script';
+describe.skipIf(!existsSync(SCRIPT))('pi on a terminal (through script(1))', () => {
+  it('shows what delete would remove and asks; n keeps, y deletes', async () => {
+    await pi(['put', 'global/tty/a', '-'], {}, 'a');
+    await pi(['put', 'global/tty/b', '-'], {}, 'b');
+    const no = await piOnTerminal(['delete', 'global/tty/**'], {}, 'n\n');
+    expect(no.code).toBe(1);
+    expect(no.stdout).toContain('  global/tty/a');
+    expect(no.stdout).toContain('Delete these 2 properties? [y/N]');
+    expect(no.stdout).toContain('Nothing deleted.');
+    expect((await pi(['get', 'global/tty/a'])).code).toBe(0);
+    const yes = await piOnTerminal(['delete', 'global/tty/**'], {}, 'y\n');
+    expect(yes.code, yes.stdout).toBe(0);
+    expect(yes.stdout).toContain('Deleted 2 properties.');
+    expect((await pi(['get', 'global/tty/a'])).code).toBe(4);
+  });
+
+  it('colours on a terminal unless NO_COLOR is set, and draws the publish progress bar', async () => {
+    const coloured = await piOnTerminal(['test', 'orders']);
+    expect(coloured.code, coloured.stdout).toBe(0);
+    expect(coloured.stdout).toContain('\x1b[32mpassed\x1b[0m');
+    const plain = await piOnTerminal(['test', 'orders'], { NO_COLOR: '1' });
+    expect(plain.stdout).toContain('passed');
+    expect(plain.stdout).not.toContain('\x1b[');
+    const folder = join(work, 'tty-app');
+    mkdirSync(join(folder, 'global/app/ttyapp/config'), { recursive: true });
+    writeFileSync(join(folder, 'global/app/ttyapp/config/app.json'), '{}');
+    const published = await piOnTerminal(['publish', folder]);
+    expect(published.code, published.stdout).toBe(0);
+    expect(published.stdout).toMatch(/publishing \[#+\] 1\/1/);
+    expect(published.stdout).toContain('1 created, 0 updated, 0 unchanged, 0 failed.');
+  });
+});
+
+if (!existsSync(SCRIPT)) console.warn(`pi terminal tests skipped: ${SCRIPT} (util-linux) is absent.`);

@@ -2,10 +2,12 @@
  * `pi publish <folder>`: uploads the folder's files as properties, only what the server does not have
  * already (decided by the server's hash of each value), then runs the published apps' tests.
  */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
+import type { TestReport } from '../commands/test/test-run';
 import { CliError, command, type CliSettings } from './cli-client';
 import type { Register } from './cli-context';
 import { EXIT } from './exit-codes';
+import { junitXml } from './junit';
 import {
   appsWithTests,
   listingPatterns,
@@ -31,6 +33,18 @@ async function remoteHashes(
     for (const p of listed ?? []) remote.set(p.key.replace(/^\//, ''), { hash: p.hash, type: p.type });
   }
   return remote;
+}
+
+/** The reports of several apps as one, for one JUnit file. */
+function mergeReports(reports: TestReport[]): TestReport {
+  const sum = (pick: (r: TestReport) => number) => reports.reduce((n, r) => n + pick(r), 0);
+  return {
+    total: sum((r) => r.total),
+    passed: sum((r) => r.passed),
+    failed: sum((r) => r.failed),
+    durationMs: sum((r) => r.durationMs),
+    tests: reports.flatMap((r) => r.tests),
+  };
 }
 
 interface Outcome {
@@ -117,6 +131,8 @@ export const registerPublishVerbs: Register = (program, action) => {
           reports.push({ app, report });
         }
         if (ctx.out.json) {
+          if (options.junit && reports.length)
+            writeFileSync(options.junit, junitXml(mergeReports(reports.map((r) => r.report))));
           ctx.out.data({ ...summary, properties: sent, tests: reports });
           code = Math.max(code, ...reports.map((r) => (r.report.failed ? EXIT.failed : EXIT.ok)));
           return code;
@@ -124,8 +140,10 @@ export const registerPublishVerbs: Register = (program, action) => {
         for (const { app, report } of reports) {
           ctx.out.line('');
           ctx.out.line(`Tests of ${app}:`);
-          code = Math.max(code, finishTests(ctx, report, options.junit));
+          code = Math.max(code, finishTests(ctx, report));
         }
+        if (options.junit && reports.length)
+          writeFileSync(options.junit, junitXml(mergeReports(reports.map((r) => r.report))));
         return code;
       }),
     );
