@@ -40,7 +40,11 @@ export function PropertyExplorer() {
               onChange={(e) => setSearch(e.target.value)}
               spellCheck={false}
             />
-            <button type="button" onClick={() => setDialog({ kind: 'create', folder: parentOfSelection })}>
+            <button
+              type="button"
+              className={`${styles.button} ${styles.primary}`}
+              onClick={() => setDialog({ kind: 'create', folder: parentOfSelection })}
+            >
               New
             </button>
           </div>

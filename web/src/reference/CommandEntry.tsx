@@ -31,7 +31,11 @@ export function CommandEntry({ command, open, onToggle }: CommandEntryProps) {
           <ParameterTable parameters={command.parameters} />
           <div className={styles.actions}>
             <pre className={styles.snippet}>{commandSnippet(command)}</pre>
-            <button type="button" onClick={() => workbench.insertIntoEditor(commandSnippet(command))}>
+            <button
+              type="button"
+              className={styles.insert}
+              onClick={() => workbench.insertIntoEditor(commandSnippet(command))}
+            >
               Insert into editor
             </button>
           </div>

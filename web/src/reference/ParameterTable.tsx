@@ -1,4 +1,4 @@
-/** The parameters of one command: name, types, required flag, default and description. */
+/** The parameters of one command: name, types, required flag, default and description (stacked: fits a sidebar). */
 import type { ParameterDoc } from './command-catalog';
 import styles from './reference.module.css';
 
@@ -6,20 +6,24 @@ function shown(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-function ParameterRow({ param }: { param: ParameterDoc }) {
+function ParameterItem({ param }: { param: ParameterDoc }) {
   return (
-    <tr>
-      <td>
-        <code>{param.name}</code>
+    <li className={styles.param} aria-label={param.name}>
+      <div className={styles.paramHead}>
+        <code className={styles.paramName}>{param.name}</code>
+        <span className={styles.types}>{param.types.join(' | ')}</span>
         {param.required && <span className={styles.required}>required</span>}
-      </td>
-      <td className={styles.types}>{param.types.join(' | ')}</td>
-      <td>{param.default !== undefined ? <code>{shown(param.default)}</code> : ''}</td>
-      <td>
+        {param.default !== undefined && (
+          <span className={styles.default}>
+            default <code>{shown(param.default)}</code>
+          </span>
+        )}
+      </div>
+      <div className={styles.paramText}>
         {param.description}
         {param.enum && <span className={styles.muted}> One of: {param.enum.map(shown).join(', ')}.</span>}
-      </td>
-    </tr>
+      </div>
+    </li>
   );
 }
 
@@ -31,21 +35,11 @@ export function ParameterTable({ parameters }: { parameters: ParameterDoc[] }) {
       {own.length === 0 ? (
         <p className={styles.muted}>No parameters of its own.</p>
       ) : (
-        <table className={styles.params}>
-          <thead>
-            <tr>
-              <th>Parameter</th>
-              <th>Type</th>
-              <th>Default</th>
-              <th>Description</th>
-            </tr>
-          </thead>
-          <tbody>
-            {own.map((p) => (
-              <ParameterRow key={p.name} param={p} />
-            ))}
-          </tbody>
-        </table>
+        <ul className={styles.params} aria-label="Parameters">
+          {own.map((p) => (
+            <ParameterItem key={p.name} param={p} />
+          ))}
+        </ul>
       )}
       {common.length > 0 && (
         <p className={styles.muted}>Every command also takes: {common.map((p) => p.name).join(', ')}.</p>

@@ -27,10 +27,10 @@ export function ConfirmDeleteDialog({ propertyKey, onConfirm, onClose }: Confirm
       onClose={onClose}
       actions={
         <>
-          <button type="button" className={styles.secondary} onClick={onClose}>
+          <button type="button" className={styles.button} onClick={onClose}>
             Cancel
           </button>
-          <button type="submit" className={styles.danger} disabled={busy}>
+          <button type="submit" className={`${styles.button} ${styles.danger}`} disabled={busy}>
             Delete
           </button>
         </>

@@ -50,10 +50,14 @@ export function KeyDialog({
       onClose={onClose}
       actions={
         <>
-          <button type="button" className={styles.secondary} onClick={onClose}>
+          <button type="button" className={styles.button} onClick={onClose}>
             Cancel
           </button>
-          <button type="submit" disabled={busy || values.key.trim() === ''}>
+          <button
+            type="submit"
+            className={`${styles.button} ${styles.primary}`}
+            disabled={busy || values.key.trim() === ''}
+          >
             {submitLabel}
           </button>
         </>

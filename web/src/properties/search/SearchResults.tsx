@@ -1,5 +1,5 @@
 /** Keys found by a wildcard search, windowed so that a `**` over a large store stays smooth. */
-import { ApiError } from '../../api';
+import { errorText } from '../api/error-text';
 import { useVirtualWindow } from '../tree/useVirtualWindow';
 import { useKeySearch } from './useKeySearch';
 import styles from '../properties.module.css';
@@ -16,7 +16,7 @@ export function SearchResults({ pattern, selectedKey, onSelect }: SearchResultsP
   const search = useKeySearch(pattern);
   const keys = search.data ?? [];
   const { attach, onScroll, start, end, totalHeight } = useVirtualWindow(keys.length, ROW_HEIGHT);
-  const problem = search.error instanceof ApiError ? search.error.value.message : search.error?.message;
+  const problem = search.error ? errorText(search.error) : null;
 
   return (
     <div className={styles.searchPane}>

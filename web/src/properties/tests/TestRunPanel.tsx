@@ -9,7 +9,12 @@ export function TestRunPanel({ folder }: { folder: string }) {
   return (
     <section aria-label="App tests" className={styles.section}>
       <div className={styles.viewActions}>
-        <button type="button" onClick={() => run.mutate()} disabled={run.isPending}>
+        <button
+          type="button"
+          className={`${styles.button} ${styles.primary}`}
+          onClick={() => run.mutate()}
+          disabled={run.isPending}
+        >
           {run.isPending ? 'Running tests…' : 'Run tests'}
         </button>
         <span className={styles.muted}>

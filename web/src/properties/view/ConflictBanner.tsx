@@ -9,10 +9,10 @@ export function ConflictBanner({ draft, version }: { draft: PropertyDraft; versi
         <strong>Conflict:</strong> someone else changed this property meanwhile (now version {version}). Your
         text was not saved and nothing was overwritten.
         <span className={styles.bannerActions}>
-          <button type="button" className={styles.secondary} onClick={draft.reload}>
+          <button type="button" className={styles.button} onClick={draft.reload}>
             Discard mine, load theirs
           </button>
-          <button type="button" className={styles.danger} onClick={draft.overwrite}>
+          <button type="button" className={`${styles.button} ${styles.danger}`} onClick={draft.overwrite}>
             Save mine over theirs
           </button>
         </span>

@@ -14,7 +14,7 @@ export function FolderView({ folder, onCreate }: FolderViewProps) {
       <header className={styles.viewHeader}>
         <h2 title={folder}>{folder}/</h2>
         <div className={styles.viewActions}>
-          <button type="button" className={styles.secondary} onClick={() => onCreate(folder)}>
+          <button type="button" className={styles.button} onClick={() => onCreate(folder)}>
             New property here
           </button>
         </div>

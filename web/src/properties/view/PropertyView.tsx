@@ -13,6 +13,8 @@ import { useProperty } from './useProperty';
 import { usePropertyDraft } from './usePropertyDraft';
 import styles from '../properties.module.css';
 
+const EDITOR_HEIGHT = 240;
+
 interface PropertyViewProps {
   propertyKey: string;
   onMove(key: string): void;
@@ -56,23 +58,32 @@ function LoadedPropertyView({
             <>
               <button
                 type="button"
-                className={styles.secondary}
+                className={styles.button}
                 onClick={() => workbench.openPipeline(property.key)}
               >
                 Open in editor
               </button>
-              <button type="button" className={styles.secondary} onClick={() => run.mutate(draft.value)}>
+              <button type="button" className={styles.button} onClick={() => run.mutate(draft.value)}>
                 Run
               </button>
             </>
           )}
-          <button type="button" className={styles.secondary} onClick={() => onMove(property.key)}>
+          <button type="button" className={styles.button} onClick={() => onMove(property.key)}>
             Move
           </button>
-          <button type="button" className={styles.secondaryDanger} onClick={() => onDelete(property.key)}>
+          <button
+            type="button"
+            className={`${styles.button} ${styles.dangerText}`}
+            onClick={() => onDelete(property.key)}
+          >
             Delete
           </button>
-          <button type="button" disabled={!draft.dirty || draft.saving || binary} onClick={draft.save}>
+          <button
+            type="button"
+            className={`${styles.button} ${styles.primary}`}
+            disabled={!draft.dirty || draft.saving || binary}
+            onClick={draft.save}
+          >
             {draft.saving ? 'Saving…' : 'Save'}
           </button>
         </div>
@@ -90,7 +101,7 @@ function LoadedPropertyView({
             language={languageForMime(property.type)}
             readOnly={binary}
             onChange={draft.setValue}
-            height="100%"
+            height={EDITOR_HEIGHT}
           />
         </Suspense>
       </div>
