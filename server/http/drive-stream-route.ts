@@ -15,6 +15,24 @@ import { commandNameOf } from './command-routes';
 import { normalizeParams } from './request-input';
 
 const STREAMED = new Set(['drive.save', 'drive.read']);
+/** What is read and thrown away after a refused upload so the client still gets the answer; past it, the socket closes. */
+const MAX_DISCARD_BYTES = 64 * 1024 * 1024;
+
+/** Lets the rest of a refused upload go by (up to a bound), so the error reaches the client. */
+function discardRest(req: Request): void {
+  let discarded = 0;
+  req.on('data', (chunk: Buffer) => {
+    discarded += chunk.length;
+    if (discarded > MAX_DISCARD_BYTES) req.destroy();
+  });
+  req.resume();
+}
+
+function tooLarge(limit: number): PipeworkError {
+  return new PipeworkError('PAYLOAD_TOO_LARGE', `The file is larger than ${limit} bytes.`, {
+    limitBytes: limit,
+  });
+}
 
 function hasRawBody(req: Request): boolean {
   const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
@@ -69,10 +87,13 @@ export function driveStreamHandler(services: ServerServices): RequestHandler {
       );
       const path = String(params.path ?? '');
       if (name === 'drive.read') return await sendDriveFile(res, await services.drive.file(principal, path));
-      const entry = await services.drive.save(principal, path, req);
+      const declared = Number(req.headers['content-length'] ?? NaN);
+      if (declared > services.drive.maxFileBytes) throw tooLarge(services.drive.maxFileBytes);
+      // Not destroyed when the save stops early: the rest is discarded below so the error can be answered.
+      const entry = await services.drive.save(principal, path, req.iterator({ destroyOnReturn: false }));
       res.status(200).json(entry);
     } catch (error) {
-      if (!res.headersSent && name === 'drive.save') req.resume();
+      if (!res.headersSent && name === 'drive.save') discardRest(req);
       next(error);
     }
   };

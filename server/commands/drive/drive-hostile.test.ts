@@ -161,6 +161,38 @@ describe('atomic writes', () => {
     expect(readdirSync(join(server.config.dataDir, 'drive', '.tmp'))).toEqual([]);
   });
 
+  it('answers 413 to a streamed upload that passes the limit, and to one that declares too much', async () => {
+    const { request } = await import('node:http');
+    const send = (headers: Record<string, string>, chunks: number) =>
+      new Promise<{ status: number; code?: string }>((resolve, reject) => {
+        const req = request(`${server.url}/api/v3/command/drive.save?path=kept.txt`, {
+          method: 'POST',
+          headers: { authorization: ann, 'content-type': 'application/octet-stream', ...headers },
+        });
+        req.on('response', (res) => {
+          let text = '';
+          res.on('data', (d: Buffer) => (text += d.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, code: JSON.parse(text).value?.code }));
+        });
+        req.on('error', reject);
+        let sent = 0;
+        const more = () => {
+          while (sent < chunks) {
+            sent++;
+            if (!req.write(new Uint8Array(64 * 1024))) return void req.once('drain', more);
+          }
+          req.end();
+        };
+        more();
+      });
+    expect(await send({}, 80)).toEqual({ status: 413, code: 'PAYLOAD_TOO_LARGE' }); // 5 MiB, chunked
+    expect(await send({ 'content-length': String(10 ** 12) }, 0)).toEqual({
+      status: 413,
+      code: 'PAYLOAD_TOO_LARGE',
+    });
+    expect(readFileSync(join(annRoot, 'kept.txt'), 'utf8')).toBe('the old content');
+  });
+
   it('keeps the old file when the client goes away mid-upload', async () => {
     const { request } = await import('node:http');
     await new Promise<void>((resolve) => {
