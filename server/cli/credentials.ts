@@ -47,6 +47,8 @@ export function writeLogin(env: NodeJS.ProcessEnv, login: StoredLogin): void {
   mkdirSync(folder, { recursive: true, mode: 0o700 });
   chmodSync(folder, 0o700);
   const file = loginFile(env);
+  // Tighten an existing file before the tokens go in; a new one is made owner-only.
+  if (existsSync(file)) chmodSync(file, 0o600);
   writeFileSync(file, JSON.stringify(login, null, 2) + '\n', { mode: 0o600 });
   chmodSync(file, 0o600);
 }

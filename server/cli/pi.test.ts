@@ -284,6 +284,13 @@ describe('pi: properties', () => {
     expect(json.map((p: { key: string }) => p.key)).toEqual(['global/cli/note', 'global/cli/settings']);
   });
 
+  it('answers a missing permission with exit code 3', async () => {
+    await pi(['command', 'iam.user.create', 'name=viewer', 'password=viewer-password-1']);
+    const result = await pi(['--user', 'viewer:viewer-password-1', 'command', 'iam.user.list']);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/^pi: FORBIDDEN/);
+  });
+
   it('answers a missing property with exit code 4', async () => {
     const result = await pi(['get', 'global/cli/missing']);
     expect(result.code).toBe(4);
@@ -356,6 +363,26 @@ describe('pi: app tests and publishing the examples', () => {
     const json = JSON.parse((await pi(['--json', 'test', 'ordersbroken'])).stdout);
     expect(json).toMatchObject({ total: 2, passed: 1, failed: 1 });
     expect(json.tests[0]).toMatchObject({ name: 'total-fails', result: 'failed', line: 8, column: 5 });
+  });
+
+  it('sends object schemas before their instances, and counts a file the server refuses as failed', async () => {
+    const folder = join(work, 'refusing');
+    const object = join(folder, 'global/app/refusing/object/thing/v1');
+    mkdirSync(join(object, 'instance'), { recursive: true });
+    writeFileSync(
+      join(object, 'schema.json'),
+      '{"type": "object", "properties": {"n": {"type": "number"}}, "required": ["n"]}',
+    );
+    writeFileSync(join(object, 'instance/0b9f7a52-4f5e-4c59-9d7e-1c3f2a8b6d10.json'), '{"n": 1}');
+    writeFileSync(
+      join(object, 'instance/1c2e8b63-5a6f-4d6a-8e8f-2d4a3b9c7e21.json'),
+      '{"n": "not a number"}',
+    );
+    const result = await pi(['publish', folder]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('2 created, 0 updated, 0 unchanged, 1 failed.');
+    expect(result.stdout).toMatch(/^failed\s+global\/app\/refusing\/object\/thing\/v1\/instance\/1c2e8b63/m);
+    expect(result.stderr).toContain('1c2e8b63-5a6f-4d6a-8e8f-2d4a3b9c7e21.json');
   });
 
   it('fails publish when the published tests fail', async () => {

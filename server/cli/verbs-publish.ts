@@ -70,7 +70,10 @@ export const registerPublishVerbs: Register = (program, action) => {
         const settings = ctx.settings();
         const local = readFolder(folder);
         const plan: PlannedProperty[] = planPublish(local, await remoteHashes(settings, local));
-        const toSend = plan.filter((p) => p.change !== 'unchanged');
+        // Object schemas go first: the server checks instances against the schema beside them.
+        const toSend = plan
+          .filter((p) => p.change !== 'unchanged')
+          .sort((a, b) => Number(!a.key.endsWith('/schema')) - Number(!b.key.endsWith('/schema')));
         const outcomes: Outcome[] = plan
           .filter((p) => p.change === 'unchanged')
           .map((p) => ({ key: p.key, type: p.type, file: p.file, result: 'unchanged' }));

@@ -135,6 +135,32 @@ describe('test.run', () => {
     expect(there.json).toBe(false);
   });
 
+  it('refuses test.run inside a test, so tests never run themselves', async () => {
+    await put('global/app/nest/test/again', 'pipeline:\n  - test.run: global/app/nest/test/**\n');
+    const report = await runTests('global/app/nest/test/**');
+    expect(report.tests[0]).toMatchObject({ result: 'error', line: 2 });
+    expect(report.tests[0]!.message).toMatch(/^BAD_REQUEST: test.run cannot run inside a test/);
+  });
+
+  it('needs its permission like every command', async () => {
+    await callCommand(
+      'GET',
+      server.url,
+      'iam.user.create',
+      { name: 'tester', password: 'tester-password-1' },
+      server.adminAuth,
+    );
+    const response = await callCommand(
+      'GET',
+      server.url,
+      'test.run',
+      {},
+      server.basicAuth('tester', 'tester-password-1'),
+    );
+    expect(response.status).toBe(403);
+    expect(codeOf(response)).toBe('FORBIDDEN');
+  });
+
   it('turns a thenError into the step error with its code', async () => {
     await put(
       'global/app/err/test/mail-down',

@@ -1,6 +1,6 @@
 /** `test.run`: runs the test pipelines under `<app>/test/` (each in isolation) and reports each one's result. */
 import { defineCommand } from '../../../shared/commands';
-import { isPipeworkError } from '../../../shared/errors';
+import { PipeworkError, isPipeworkError } from '../../../shared/errors';
 import { parsePipeline, type PipelineScript } from '../../../shared/pipeline';
 import type { Property } from '../../../shared/property';
 import { executePipeline } from '../../pipeline/execute-pipeline';
@@ -137,6 +137,11 @@ export const testRun = defineCommand<ServerServices>(
     ],
   },
   (ctx) => {
+    if (ctx.commands instanceof TestRunRegistry)
+      throw new PipeworkError(
+        'BAD_REQUEST',
+        'test.run cannot run inside a test (it would run the tests again).',
+      );
     const pattern =
       typeof ctx.params.pattern === 'string' && ctx.params.pattern !== ''
         ? ctx.params.pattern
