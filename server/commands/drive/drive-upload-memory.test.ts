@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { createReadStream, statSync } from 'node:fs';
+import { fork } from 'node:child_process';
+import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -7,7 +8,7 @@ import { pipeline } from 'node:stream/promises';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../testing/test-server';
+import { basicAuth, startTestServer, type TestServer } from '../../testing/test-server';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -29,11 +30,15 @@ function* generatedBody(hash: ReturnType<typeof createHash>): Generator<Uint8Arr
   }
 }
 
-function upload(path: string, body: Iterable<Uint8Array>): Promise<{ status: number; text: string }> {
+function upload(
+  path: string,
+  body: Iterable<Uint8Array>,
+  to = { url: server.url, auth: server.adminAuth },
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = request(`${server.url}/api/v3/command/drive.save?path=${path}`, {
+    const req = request(`${to.url}/api/v3/command/drive.save?path=${path}`, {
       method: 'POST',
-      headers: { authorization: server.adminAuth, 'content-type': 'application/octet-stream' },
+      headers: { authorization: to.auth, 'content-type': 'application/octet-stream' },
     });
     req.on('response', (res) => {
       let text = '';
@@ -82,4 +87,44 @@ it('streams a 500 MB upload to disk with the memory staying flat', async () => {
   const stored = createHash('sha256');
   for await (const chunk of createReadStream(file)) stored.update(chunk as Buffer);
   expect(stored.digest('hex')).toBe(sent.digest('hex'));
+}, 180_000);
+
+/** Resident memory of a process, from /proc (Linux). */
+function rssOf(pid: number): number {
+  const line = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return Number(line![1]) * 1024;
+}
+
+it('keeps the resident memory of a server in its own process flat during a 500 MB upload', async () => {
+  const child = fork(new URL('./upload-test-server.ts', import.meta.url).pathname, {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  try {
+    const { url } = await new Promise<{ url: string }>((resolve, reject) => {
+      child.once('message', (m) => resolve(m as { url: string }));
+      child.once('exit', (code) => reject(new Error(`upload test server exited with ${code}`)));
+    });
+    const to = { url, auth: basicAuth('admin', 'upload-test-password') };
+    await upload('warm-up.bin', [new Uint8Array(1024 * 1024)], to); // first request: code paths loaded
+    const baseline = rssOf(child.pid!);
+    let peak = baseline;
+    const sampler = setInterval(() => (peak = Math.max(peak, rssOf(child.pid!))), 100);
+    let result: { status: number; text: string };
+    try {
+      result = await upload('big/child.bin', generatedBody(createHash('sha256')), to);
+    } finally {
+      clearInterval(sampler);
+    }
+    expect(result.status).toBe(200);
+    expect(JSON.parse(result.text)).toMatchObject({ size: TOTAL });
+    console.info(
+      `500 MB drive upload, server in a child process: RSS ${(baseline / MiB).toFixed(0)} MiB before, ` +
+        `peak ${(peak / MiB).toFixed(0)} MiB (+${((peak - baseline) / MiB).toFixed(1)} MiB)`,
+    );
+    expect(peak - baseline).toBeLessThan(64 * MiB);
+  } finally {
+    child.disconnect();
+    await new Promise((resolve) => child.once('exit', resolve));
+  }
 }, 180_000);
