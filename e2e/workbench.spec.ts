@@ -55,7 +55,15 @@ function editorText(page: Page): Promise<string> {
 test('sign-in refuses a wrong password, then opens the workbench; sign-out returns to sign-in', async ({
   page,
 }) => {
+  const scripts: string[] = [];
+  page.on('request', (r) => {
+    if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname);
+  });
   await page.goto('/');
+  await expect(page.getByLabel('Username')).toBeVisible();
+  // The sign-in page loads its own small bundle: no editor, no workbench.
+  expect(scripts.length).toBeGreaterThan(0);
+  expect(scripts.filter((path) => /monaco|Workbench|PipelineEditor|editor\.worker/i.test(path))).toEqual([]);
   await page.getByLabel('Username').fill('admin');
   await page.getByLabel('Password').fill('not-the-password');
   await page.getByRole('button', { name: 'Sign in' }).click();
@@ -64,6 +72,7 @@ test('sign-in refuses a wrong password, then opens the workbench; sign-out retur
 
   await signIn(page);
   await editorReady(page);
+  expect(scripts.some((path) => /monaco/i.test(path))).toBe(true);
   // The token lives in memory: nothing but the (rotating) refresh token is kept in the tab's storage.
   const stored = await page.evaluate(() => ({ local: { ...localStorage }, session: { ...sessionStorage } }));
   expect(JSON.stringify(stored)).not.toContain('e2e-admin-password');
@@ -201,4 +210,37 @@ test('a stored pipeline opens by its route, saves, shows a conflict, and runs', 
   await page.getByRole('button', { name: /Run/ }).first().click();
   await expect(page.getByTestId('result-text')).toHaveText('Hi stored and edited!');
   await page.screenshot({ path: `${SHOTS}/stored-pipeline.png` });
+});
+
+test('an ended session returns to sign-in, then to the same pipeline with the unsaved change', async ({
+  page,
+  request,
+}) => {
+  const token = await accessTokenFor(request);
+  const key = `global/app/e2e-shell/pipeline/expiry-${Date.now()}.pi.yaml`;
+  const stored = 'pipeline:\n  - set.body: "first"\n';
+  await callCommand(request, token, 'property.schema.put', { key, type: 'application/x-yaml' }, stored);
+  await page.goto(`/#/editor?key=${encodeURIComponent(key)}`);
+  await signIn(page);
+  await editorReady(page);
+  await expect.poll(() => editorText(page)).toBe(stored);
+  await typeAt(page, 2, 22, ' and second');
+
+  // The login ends on the server (as when its refresh token is revoked elsewhere): the next call is refused.
+  const refresh = await page.evaluate(() => sessionStorage.getItem('pipework.refresh'));
+  const logout = await request.post('/auth/realms/pipework/protocol/openid-connect/logout', {
+    form: { client_id: 'workbench', refresh_token: refresh ?? '' },
+  });
+  expect(logout.status()).toBe(204);
+  await page.getByRole('button', { name: /Run/ }).first().click();
+  await expect(page.getByRole('status').filter({ hasText: 'Your session has ended' })).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/session-ended.png` });
+
+  await signIn(page);
+  expect(page.url()).toContain(`#/editor?key=${encodeURIComponent(key)}`);
+  await expect(page.getByTestId('document-key')).toHaveText(key);
+  await expect.poll(() => editorText(page)).toContain('"first" and second');
+  await setText(page, (await editorText(page)).replace('"first" and second', '"first and second"'));
+  await page.getByRole('button', { name: /Run/ }).first().click();
+  await expect(page.getByTestId('result-text')).toHaveText('first and second');
 });

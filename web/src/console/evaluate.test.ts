@@ -23,7 +23,9 @@ describe('the expression console', () => {
 
   it('reports a syntax error with its code, and an unknown utility by name', () => {
     const syntax = evaluateInMessage('vars.count +', message);
-    expect(syntax).toMatchObject({ ok: false, code: 'PEL_SYNTAX' });
+    expect(syntax).toMatchObject({ ok: false, code: 'PEL_SYNTAX', column: 13 });
+    expect(syntax.ok === false && syntax.message).not.toMatch(/^\d+:\d+/);
+    expect(evaluateInMessage('#{vars.count +}', message)).toMatchObject({ ok: false, column: 15 });
     const unknown = evaluateInMessage('@nosuch.thing()', message);
     expect(unknown.ok).toBe(false);
     expect(unknown.ok === false && unknown.message).toContain('nosuch');

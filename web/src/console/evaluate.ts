@@ -16,12 +16,17 @@ export function asTemplate(text: string): string {
 export function evaluateInMessage(text: string, message: StepMessage): Evaluation {
   // A copy: an expression that assigns must not change the recorded message.
   const scope = structuredClone({ ...message, request: null, exception: null });
+  const source = text.trim();
+  const template = asTemplate(source);
   try {
-    return { ok: true, value: evaluateTemplate(asTemplate(text.trim()), scope) ?? null };
+    return { ok: true, value: evaluateTemplate(template, scope) ?? null };
   } catch (error) {
     if (isPipeworkError(error)) {
-      const column = typeof error.details.column === 'number' ? error.details.column : undefined;
-      return { ok: false, code: error.code, message: error.message, column };
+      // Columns count in what the user typed, not in the `#{...}` the console wrapped it in.
+      const shift = template === source ? 0 : 2;
+      const at = typeof error.details.column === 'number' ? error.details.column - shift : undefined;
+      const message = error.message.replace(/^\d+:\d+:\s*/, '');
+      return { ok: false, code: error.code, message, column: at };
     }
     return { ok: false, code: 'PEL_EVAL', message: error instanceof Error ? error.message : String(error) };
   }

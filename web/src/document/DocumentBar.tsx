@@ -23,6 +23,11 @@ export function DocumentBar({ document, onRun, running }: DocumentBarProps) {
           </span>
         )}
         {doc.busy && <span className="wb-doc-busy">{doc.busy === 'loading' ? 'Opening…' : 'Saving…'}</span>}
+        {!doc.busy && !doc.dirty && doc.savedAt && (
+          <span className="wb-doc-saved" role="status">
+            Saved
+          </span>
+        )}
       </div>
       <PipelineFormSwitch form={doc.form} text={doc.text} onSwitch={switchForm} />
       <div className="wb-toolbar-actions">

@@ -7,8 +7,14 @@ export interface ErrorViewProps {
   onReveal?(line: number, column: number): void;
 }
 
+/** PEL messages start with the place inside the expression ("1:13: ..."); the link gives the real place. */
+function readable(message: string, placed: boolean): string {
+  return placed ? message.replace(/^\d+:\d+:\s*/, '') : message;
+}
+
 export function ErrorView({ error, onReveal }: ErrorViewProps) {
-  const { code, message, line, column, commandName, commandIndex } = error.value;
+  const { code, line, column, commandName, commandIndex } = error.value;
+  const message = readable(error.value.message, line !== undefined);
   return (
     <div className={styles.error} role="alert" data-testid="run-error">
       <div className={styles.errorHead}>
