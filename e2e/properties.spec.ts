@@ -73,6 +73,14 @@ let admin: string;
 test.beforeAll(async ({ request }) => {
   admin = await tokenFor(request, 'admin', E2E_ADMIN_PASSWORD);
   await put(request, admin, `${ROOT}/hello`, 'Hello tree');
+  const attached = await command(
+    request,
+    admin,
+    'property.attachment.put',
+    { key: `${ROOT}/hello`, name: 'notes.txt' },
+    'attached text',
+  );
+  expect(attached.status).toBe(200);
   await put(request, admin, `${ROOT}/a/b/deep`, '{"deep": true}', 'application/json');
   await put(
     request,
@@ -221,6 +229,15 @@ test('a property changed through the API appears in the open tree without a relo
   await item(page, 'hello').click();
   const view = page.getByRole('article', { name: `Property ${ROOT}/hello` });
   await expect(view.getByTestId('property-value')).toContainText('Hello tree');
+  const attachments = view.getByRole('region', { name: 'Attachments' });
+  await expect(attachments).toContainText('notes.txt');
+  await expect(attachments).toContainText('13 B');
+  const download = page.waitForEvent('download');
+  await attachments.getByRole('button', { name: 'notes.txt' }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toBe('notes.txt');
+  const { readFile } = await import('node:fs/promises');
+  expect(await readFile((await file.path())!, 'utf8')).toBe('attached text');
 
   await put(request, admin, `${ROOT}/live-news`, 'fresh');
   await expect(item(page, 'live-news')).toBeVisible();
@@ -233,6 +250,13 @@ test('a property changed through the API appears in the open tree without a relo
   await expect(view.getByLabel('Metadata')).toContainText(/version\s*2/);
   expect((await command(request, admin, 'property.delete', { key: `${ROOT}/live-news` })).status).toBe(200);
   await expect(item(page, 'live-news')).toHaveCount(0);
+
+  // While the reference tab is shown the tree is not listening; coming back it is as it was, and up to date.
+  await page.getByRole('tab', { name: 'Reference' }).click();
+  await put(request, admin, `${ROOT}/while-away`, 'missed event');
+  await page.getByRole('tab', { name: 'Properties' }).click();
+  await expect(item(page, 'while-away')).toBeVisible();
+  await expect(item(page, 'hello')).toHaveAttribute('aria-selected', 'true');
   await page.screenshot({ path: `${SHOTS}/property-tree.png` });
 });
 
@@ -268,8 +292,9 @@ test('a pipeline property opens in the editor and runs', async ({ page }) => {
   const view = page.getByRole('article', { name: `Property ${ROOT}/a/pipeline/greet` });
   await view.getByRole('button', { name: 'Run' }).click();
   await expect(view.getByRole('region', { name: 'Run result' })).toContainText('hi');
-  await expect(view.getByRole('button', { name: 'Open in editor' })).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/property-view-pipeline.png` });
+  await view.getByRole('button', { name: 'Open in editor' }).click();
+  await expect(page.locator('.wb-editor .monaco-editor').first()).toContainText('value: hi');
 });
 
 test('Run tests on an app test folder shows the report', async ({ page, request }) => {

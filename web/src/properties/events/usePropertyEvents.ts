@@ -49,6 +49,9 @@ export function usePropertyEvents(): LiveState {
           const response = await api.fetch(EVENTS_URL, { signal: abort.signal });
           if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
           setState('live');
+          // Whatever changed while not connected (another tab of the sidebar, a lost connection) is fetched again.
+          void queryClient.invalidateQueries({ queryKey: childrenQueryKey('').slice(0, 1) });
+          void queryClient.invalidateQueries({ queryKey: propertyQueryKey('').slice(0, 1) });
           const feed = createSseParser();
           const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
           for (;;) {
