@@ -8,8 +8,18 @@ export interface MailConfig {
   from: string;
   /** Default sender name (`PIPEWORK_MAIL_FROM_NAME`). */
   fromName?: string;
+  /** Longest wait for the SMTP server to connect, greet or answer (`PIPEWORK_SMTP_TIMEOUT_MILLIS`). */
+  timeoutMillis: number;
   /** Folder of the `.eml` files written when no SMTP server is set. */
   outboxDir: string;
+}
+
+function timeoutFrom(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 30_000;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n <= 0)
+    throw new Error(`PIPEWORK_SMTP_TIMEOUT_MILLIS must be a positive integer, got '${raw}'`);
+  return n;
 }
 
 export function loadMailConfig(env: NodeJS.ProcessEnv, dataDir: string): MailConfig {
@@ -17,6 +27,7 @@ export function loadMailConfig(env: NodeJS.ProcessEnv, dataDir: string): MailCon
     smtpUrl: env.PIPEWORK_SMTP_URL || undefined,
     from: env.PIPEWORK_MAIL_FROM || 'pipework@localhost',
     fromName: env.PIPEWORK_MAIL_FROM_NAME || undefined,
+    timeoutMillis: timeoutFrom(env.PIPEWORK_SMTP_TIMEOUT_MILLIS),
     outboxDir: join(dataDir, 'mail-outbox'),
   };
 }

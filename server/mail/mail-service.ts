@@ -50,7 +50,13 @@ export class MailService {
   }
 
   private async sendSmtp(message: Mail.Options, signal?: AbortSignal): Promise<SentMail> {
-    this.smtp ??= nodemailer.createTransport(this.config.smtpUrl);
+    const wait = this.config.timeoutMillis;
+    this.smtp ??= nodemailer.createTransport({
+      url: this.config.smtpUrl,
+      connectionTimeout: wait,
+      greetingTimeout: wait,
+      socketTimeout: wait,
+    });
     try {
       signal?.throwIfAborted();
       const info = await this.smtp.sendMail(message);

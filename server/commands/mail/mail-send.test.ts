@@ -1,3 +1,4 @@
+import type { AddressInfo, Socket } from 'node:net';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLoopbackSmtp, type LoopbackSmtp } from '../../mail/loopback-smtp';
@@ -167,6 +168,33 @@ describe('mail.send to a real SMTP server on loopback', () => {
       await other.close();
     }
   });
+});
+
+it('answers UPSTREAM_FAILED when the SMTP server never greets, after PIPEWORK_SMTP_TIMEOUT_MILLIS', async () => {
+  const { createServer } = await import('node:net');
+  const held: Socket[] = [];
+  const silent = createServer((socket) => held.push(socket)).listen(0, '127.0.0.1');
+  await new Promise((resolve) => silent.once('listening', resolve));
+  const port = (silent.address() as AddressInfo).port;
+  const other = await startTestServer({
+    env: { PIPEWORK_SMTP_URL: `smtp://127.0.0.1:${port}`, PIPEWORK_SMTP_TIMEOUT_MILLIS: '300' },
+  });
+  try {
+    const started = Date.now();
+    const response = await callCommand(
+      'GET',
+      other.url,
+      'mail.send',
+      { to: 'a@example.com' },
+      other.adminAuth,
+    );
+    expect([response.status, codeOf(response)]).toEqual([502, 'UPSTREAM_FAILED']);
+    expect(Date.now() - started).toBeLessThan(5000);
+  } finally {
+    await other.close();
+    held.forEach((s) => s.destroy());
+    silent.close();
+  }
 });
 
 describe('the outbox (no SMTP server)', () => {

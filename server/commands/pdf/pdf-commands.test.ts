@@ -113,6 +113,14 @@ describe('pdf.stamp', () => {
     expect(response.json.value.message).toMatch(/PDF/);
   });
 
+  it('refuses an encrypted PDF with BAD_REQUEST', async () => {
+    const doc = await PDFDocument.load(letter);
+    doc.encrypt({ userPassword: 'u', ownerPassword: 'o' });
+    const response = await stamp({ text: 'X' }, new Uint8Array(await doc.save()));
+    expect([response.status, codeOf(response)]).toEqual([400, 'BAD_REQUEST']);
+    expect(response.json.value.message).toMatch(/encrypted/);
+  });
+
   it('refuses an empty body in a pipeline with BAD_REQUEST', async () => {
     const response = await callCommand('pipeline', server.url, 'pdf.stamp', { text: 'X' }, server.adminAuth);
     expect(codeOf(response)).toBe('BAD_REQUEST');

@@ -32,12 +32,22 @@ export async function loadPdf(data: Uint8Array): Promise<PDFDocument> {
     return doc;
   } catch (error) {
     if (error instanceof PipeworkError) throw error;
-    if ((error as Error).name === 'EncryptedPDFError')
+    if (await isEncrypted(data))
       throw new PipeworkError('BAD_REQUEST', 'The PDF is encrypted; it cannot be changed.');
     // pdf-lib fails on damaged documents with whatever it met first: the reason is for the reader only.
     throw new PipeworkError(
       'BAD_REQUEST',
       `The PDF is damaged and cannot be read (${(error as Error).message}).`,
     );
+  }
+}
+
+/** Encrypted objects do not parse as plain ones; pdf-lib's lenient load tells encryption apart. */
+async function isEncrypted(data: Uint8Array): Promise<boolean> {
+  try {
+    await PDFDocument.load(data, { updateMetadata: false });
+    return false;
+  } catch (error) {
+    return /encrypted/i.test((error as Error).message);
   }
 }
