@@ -189,7 +189,7 @@ test('a stored pipeline opens by its route, saves, shows a conflict, and runs', 
   await callCommand(request, token, 'property.put', { key }, theirs);
 
   await typeAt(page, 2, 25, '!');
-  await page.getByRole('button', { name: 'Save' }).click();
+  await page.keyboard.press('Control+s');
   const dialog = page.getByRole('dialog', { name: 'Changed meanwhile' });
   await expect(dialog).toBeVisible();
   await expect(dialog.getByTestId('conflict-theirs')).toContainText('who: theirs');
@@ -243,4 +243,38 @@ test('an ended session returns to sign-in, then to the same pipeline with the un
   await setText(page, (await editorText(page)).replace('"first" and second', '"first and second"'));
   await page.getByRole('button', { name: /Run/ }).first().click();
   await expect(page.getByTestId('result-text')).toHaveText('first and second');
+});
+
+test('bytes results: an image and a PDF are previewed and downloadable', async ({ page }) => {
+  await page.goto('/');
+  await signIn(page);
+  await editorReady(page);
+  await setText(page, 'pipeline:\n  - barcode.create:\n      format: QR_CODE\n      text: Pipework\n');
+  await page.keyboard.press('Control+Enter');
+  const image = page.getByRole('img', { name: /Result/ });
+  await expect(image).toBeVisible();
+  expect(await image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(10);
+  await page.screenshot({ path: `${SHOTS}/result-image.png` });
+  const [png] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('link', { name: /Download/ }).click(),
+  ]);
+  expect(png.suggestedFilename()).toMatch(/\.png$/);
+
+  await setText(
+    page,
+    'pipeline:\n  - pdf.create: {pages: 1, format: A4}\n  - pdf.stamp: {text: Draft, position: CENTER}\n',
+  );
+  await page.keyboard.press('Control+Enter');
+  await expect(page.locator('iframe[title^="Result"]')).toBeVisible();
+  const [pdf] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('link', { name: /Download/ }).click(),
+  ]);
+  expect(pdf.suggestedFilename()).toMatch(/\.pdf$/);
+  const stream = await pdf.createReadStream();
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  expect(Buffer.concat(chunks).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+  await page.screenshot({ path: `${SHOTS}/result-pdf.png` });
 });

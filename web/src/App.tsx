@@ -47,7 +47,7 @@ export function App() {
       {workbench}
       {!signedIn && (
         <div className={workbench ? 'app-sign-in-over' : undefined}>
-          <SignInPage expired={expired} />
+          <SignInPage expired={expired} lastUsername={expired ? owner : undefined} />
         </div>
       )}
     </>

@@ -39,10 +39,18 @@ export function WorkbenchMain() {
 
   const workbench = useMemo<Workbench>(
     () => ({
-      openPipeline: (key) => (key === route.key ? void load(key) : navigate({ view: 'editor', key })),
+      openPipeline: (key) => {
+        if (
+          source().dirty &&
+          !window.confirm('The pipeline has unsaved changes. Open another one and drop them?')
+        )
+          return;
+        if (key === route.key) void load(key);
+        else navigate({ view: 'editor', key });
+      },
       insertIntoEditor: (text) => editor.current?.insertText(text),
     }),
-    [route.key, load, navigate],
+    [route.key, load, navigate, source],
   );
 
   const reveal = useCallback(

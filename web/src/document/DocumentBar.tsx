@@ -1,4 +1,5 @@
 /** The document's toolbar: which pipeline this is, its form, save, run. */
+import { useEffect } from 'react';
 import { PipelineFormSwitch } from '../editor';
 import type { PipelineDocument } from './useDocument';
 
@@ -8,8 +9,24 @@ export interface DocumentBarProps {
   running: boolean;
 }
 
+/** Ctrl+S (Cmd+S) saves a stored pipeline instead of the browser saving the page. */
+function useSaveShortcut(enabled: boolean, save: () => unknown) {
+  useEffect(() => {
+    if (!enabled) return;
+    const onKey = (event: KeyboardEvent) => {
+      if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === 's') {
+        event.preventDefault();
+        void save();
+      }
+    };
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
+  }, [enabled, save]);
+}
+
 export function DocumentBar({ document, onRun, running }: DocumentBarProps) {
   const { doc, switchForm, save } = document;
+  useSaveShortcut(!!doc.key && !doc.busy && !doc.conflict, save);
   return (
     <div className="wb-toolbar" role="toolbar" aria-label="Pipeline">
       <div className="wb-doc-name" title={doc.key ?? 'A new pipeline (not stored)'}>
@@ -32,7 +49,13 @@ export function DocumentBar({ document, onRun, running }: DocumentBarProps) {
       <PipelineFormSwitch form={doc.form} text={doc.text} onSwitch={switchForm} />
       <div className="wb-toolbar-actions">
         {doc.key && (
-          <button type="button" className="wb-button" onClick={() => void save()} disabled={!!doc.busy}>
+          <button
+            type="button"
+            className="wb-button"
+            onClick={() => void save()}
+            disabled={!!doc.busy}
+            title="Save (Ctrl+S)"
+          >
             Save
           </button>
         )}

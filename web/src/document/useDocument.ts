@@ -53,13 +53,19 @@ export function usePipelineDocument() {
 
   const change = useCallback((text: string) => {
     // Known at once (a run right after a keystroke must see it), before React renders the new state.
-    current.current = { ...current.current, text };
+    const before = current.current;
+    current.current = { ...before, text, dirty: before.dirty || before.text !== text };
     setDoc((d) => (d.text === text ? d : { ...d, text, dirty: true }));
   }, []);
 
   /** The text and form as they are now, even between a change and its render. */
   const source = useCallback(
-    () => ({ text: current.current.text, form: current.current.form, key: current.current.key }),
+    () => ({
+      text: current.current.text,
+      form: current.current.form,
+      key: current.current.key,
+      dirty: current.current.dirty,
+    }),
     [],
   );
 

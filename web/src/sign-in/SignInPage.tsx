@@ -19,8 +19,15 @@ function failureText(failure: unknown): string {
   return 'The server cannot be reached. Try again in a moment.';
 }
 
-export function SignInPage({ expired }: { expired: boolean }) {
-  const [username, setUsername] = useState('');
+export interface SignInPageProps {
+  /** The session ended by itself (the page says so). */
+  expired: boolean;
+  /** Who was signed in before, when the session ended. */
+  lastUsername?: string;
+}
+
+export function SignInPage({ expired, lastUsername }: SignInPageProps) {
+  const [username, setUsername] = useState(lastUsername ?? '');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -56,7 +63,7 @@ export function SignInPage({ expired }: { expired: boolean }) {
           <input
             name="username"
             autoComplete="username"
-            autoFocus
+            autoFocus={!lastUsername}
             value={username}
             onChange={(e) => setUsername(e.target.value)}
           />
@@ -67,6 +74,7 @@ export function SignInPage({ expired }: { expired: boolean }) {
             name="password"
             type="password"
             autoComplete="current-password"
+            autoFocus={!!lastUsername}
             value={password}
             onChange={(e) => setPassword(e.target.value)}
           />
