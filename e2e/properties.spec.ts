@@ -258,6 +258,8 @@ test('a property changed through the API appears in the open tree without a relo
   await expect(item(page, 'while-away')).toBeVisible();
   await expect(item(page, 'hello')).toHaveAttribute('aria-selected', 'true');
   await page.screenshot({ path: `${SHOTS}/property-tree.png` });
+  await view.getByRole('region', { name: 'Attachments' }).scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SHOTS}/property-metadata.png` });
 });
 
 test('a user sees only what they may read, also live', async ({ page, request }) => {

@@ -25,7 +25,7 @@ export function PropertyMeta({ property }: { property: Property }) {
   return (
     <dl className={styles.meta} aria-label="Metadata">
       {rows.map(([label, value]) => (
-        <div key={label}>
+        <div key={label} className={label === 'uuid' || label === 'key' ? styles.wide : undefined}>
           <dt>{label}</dt>
           <dd>{value}</dd>
         </div>

@@ -13,7 +13,11 @@ import { useProperty } from './useProperty';
 import { usePropertyDraft } from './usePropertyDraft';
 import styles from '../properties.module.css';
 
-const EDITOR_HEIGHT = 240;
+/** The editor grows with the value, within bounds (pixels; Monaco's default line height is 19). */
+function editorHeight(value: string): number {
+  const lines = value.split('\n').length;
+  return Math.min(360, Math.max(96, lines * 19 + 24));
+}
 
 interface PropertyViewProps {
   propertyKey: string;
@@ -101,7 +105,7 @@ function LoadedPropertyView({
             language={languageForMime(property.type)}
             readOnly={binary}
             onChange={draft.setValue}
-            height={EDITOR_HEIGHT}
+            height={editorHeight(draft.value)}
           />
         </Suspense>
       </div>
