@@ -4,7 +4,10 @@
  * `mail.outbox.list` / `mail.outbox.read` show.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { join } from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type Mail from 'nodemailer/lib/mailer';
@@ -78,15 +81,25 @@ export class MailService {
     }
   }
 
+  /** Writes the mail as it is built (attachments streamed from disk), then renames it into the outbox. */
   private async writeOutbox(message: Mail.Options): Promise<SentMail> {
-    const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
+    const transport = nodemailer.createTransport({
+      streamTransport: true,
+      buffer: false,
+      newline: 'windows',
+    });
     const info = await transport.sendMail(message);
     const dir = this.config.outboxDir;
     await mkdir(dir, { recursive: true, mode: 0o700 });
     const id = `${Date.now()}-${randomUUID()}.eml`;
     const temp = join(dir, `.${id}.part`);
-    await writeFile(temp, info.message as Buffer, { mode: 0o600, flush: true });
-    await rename(temp, join(dir, id));
+    try {
+      await pipeline(info.message as Readable, createWriteStream(temp, { mode: 0o600, flush: true }));
+      await rename(temp, join(dir, id));
+    } catch (error) {
+      await rm(temp, { force: true });
+      throw error;
+    }
     const envelope = info.envelope as { to?: string[] };
     return { messageId: info.messageId, accepted: envelope.to ?? [], rejected: [], outbox: id };
   }

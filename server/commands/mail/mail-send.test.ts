@@ -205,11 +205,22 @@ describe('the outbox (no SMTP server)', () => {
   afterAll(() => local.close());
 
   it('writes each mail as .eml, which mail.outbox.list and mail.outbox.read show (admins only)', async () => {
+    const csv = 'a,b\n1,2\n'.repeat(10_000);
+    await http(local.url, '/api/v3/command/drive.save?path=exports/data.csv', {
+      auth: local.adminAuth,
+      type: 'text/csv',
+      body: csv,
+    });
     const response = await callCommand(
       'pipeline',
       local.url,
       'mail.send',
-      { to: 'ann@example.com', subject: 'To the outbox', message: 'stored' },
+      {
+        to: 'ann@example.com',
+        subject: 'To the outbox',
+        message: 'stored',
+        attachments: ['exports/data.csv'],
+      },
       local.adminAuth,
     );
     expect(response.status).toBe(200);
@@ -224,6 +235,7 @@ describe('the outbox (no SMTP server)', () => {
     const mail = await simpleParser(Buffer.from(await raw.arrayBuffer()));
     expect(mail.subject).toBe('To the outbox');
     expect(mail.text?.trim()).toBe('stored');
+    expect(mail.attachments.map((a) => [a.filename, a.content.toString()])).toEqual([['data.csv', csv]]);
 
     const traversal = await callCommand(
       'GET',
