@@ -278,3 +278,22 @@ test('bytes results: an image and a PDF are previewed and downloadable', async (
   expect(Buffer.concat(chunks).subarray(0, 5).toString('latin1')).toBe('%PDF-');
   await page.screenshot({ path: `${SHOTS}/result-pdf.png` });
 });
+
+test('the access token is renewed before it expires, rotating the refresh token', async ({ page }) => {
+  await page.clock.install();
+  await page.goto('/');
+  await signIn(page);
+  await editorReady(page);
+  const first = await page.evaluate(() => sessionStorage.getItem('pipework.refresh'));
+  const renewal = page.waitForRequest(
+    (r) =>
+      r.url().endsWith('/openid-connect/token') && (r.postData() ?? '').includes('grant_type=refresh_token'),
+  );
+  // The token lives 300 s; the workbench renews it at 80% of its life, before any call is refused.
+  await page.clock.fastForward('04:05');
+  await renewal;
+  await expect.poll(() => page.evaluate(() => sessionStorage.getItem('pipework.refresh'))).not.toBe(first);
+  await page.getByRole('button', { name: /Run/ }).first().click();
+  await expect(page.getByTestId('run-summary')).toHaveText(/Done · 3 steps/);
+  await expect(page.getByTestId('signed-in-user')).toBeVisible();
+});
