@@ -117,3 +117,18 @@ describe('cursor positions and value offsets', () => {
     ]);
   });
 });
+
+test('a first check of a long pipeline goes on in slices when given a deadline', () => {
+  const lines = ['pipeline:', ...Array.from({ length: 300 }, (_, i) => `  - log: "#{body.v${i} +}"`)];
+  const cache = new PelCheckCache();
+  let rounds = 0;
+  let problems = null;
+  while (problems === null) {
+    rounds++;
+    // A deadline already passed: each round analyses one new value (so it always makes progress).
+    problems = checkPipelineExpressions(lines, 'yaml', cache, 0);
+  }
+  expect(rounds).toBe(300);
+  expect(problems).toHaveLength(300);
+  expect(problems).toEqual(checkPipelineExpressions(lines, 'yaml'));
+});

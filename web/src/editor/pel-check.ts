@@ -29,6 +29,10 @@ export class PelCheckCache {
   hits = 0;
   misses = 0;
 
+  has(key: string): boolean {
+    return this.entries.has(key);
+  }
+
   get(key: string, compute: () => RelativeProblem[]): RelativeProblem[] {
     const found = this.entries.get(key);
     if (found) {
@@ -84,16 +88,39 @@ function shift(problem: RelativeProblem, at: SourcePosition): PelProblem {
   };
 }
 
-/** Every PEL problem of a pipeline text (given as lines), in source order. */
+/**
+ * Every PEL problem of a pipeline text (given as lines), in source order. With a `deadline` (a
+ * performance.now() time) it stops analysing new values once the deadline has passed and returns null: what
+ * it analysed is cached, so the caller calls again later (a first check of a long pipeline never blocks typing).
+ */
+export function checkPipelineExpressions(
+  lines: readonly string[],
+  language: 'yaml' | 'json' | 'uri',
+  cache?: PelCheckCache,
+): PelProblem[];
+export function checkPipelineExpressions(
+  lines: readonly string[],
+  language: 'yaml' | 'json' | 'uri',
+  cache: PelCheckCache,
+  deadline: number,
+): PelProblem[] | null;
 export function checkPipelineExpressions(
   lines: readonly string[],
   language: 'yaml' | 'json' | 'uri',
   cache: PelCheckCache = new PelCheckCache(),
-): PelProblem[] {
+  deadline?: number,
+): PelProblem[] | null {
   const { scalars, warnings } = scanPipeline(lines, language);
   const problems: PelProblem[] = [];
+  let analysed = 0;
   for (const scalar of scalars) {
-    const relative = cache.get(`${scalar.style}\u0000${scalar.raw}`, () => analyzeValue(scalar));
+    const key = `${scalar.style}\u0000${scalar.raw}`;
+    if (!cache.has(key)) {
+      // At least one new value per call, so that slices always make progress.
+      if (deadline !== undefined && analysed > 0 && performance.now() > deadline) return null;
+      analysed++;
+    }
+    const relative = cache.get(key, () => analyzeValue(scalar));
     for (const problem of relative) problems.push(shift(problem, scalar.start));
   }
   for (const w of warnings) {

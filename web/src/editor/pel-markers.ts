@@ -9,6 +9,8 @@ import { pipelineFormOf } from './uri-language';
 export const PEL_MARKER_OWNER = 'pel';
 /** Quiet time after the last keystroke before checking; short, since a check costs about a millisecond. */
 export const PEL_CHECK_DELAY_MS = 40;
+/** Longest stretch the check may hold the main thread; a longer first check goes on in the next task. */
+export const PEL_CHECK_SLICE_MS = 12;
 
 function toMarker(monaco: typeof Monaco, p: PelProblem): Monaco.editor.IMarkerData {
   return {
@@ -35,7 +37,12 @@ export function trackPelMarkers(monaco: typeof Monaco, model: Monaco.editor.ITex
       monaco.editor.setModelMarkers(model, PEL_MARKER_OWNER, []);
       return;
     }
-    const problems = checkPipelineExpressions(model.getLinesContent(), language, cache);
+    const deadline = performance.now() + PEL_CHECK_SLICE_MS;
+    const problems = checkPipelineExpressions(model.getLinesContent(), language, cache, deadline);
+    if (problems === null) {
+      timer = setTimeout(check, 0);
+      return;
+    }
     monaco.editor.setModelMarkers(
       model,
       PEL_MARKER_OWNER,
