@@ -179,6 +179,11 @@ test('creates, edits (with a visible conflict), moves and deletes a property', a
   await editor.click();
   await page.keyboard.press('ControlOrMeta+End');
   await page.keyboard.type(' edited');
+  // Looking at another property keeps the unsaved edit.
+  await item(page, 'hello').click();
+  await expect(page.getByRole('article', { name: `Property ${ROOT}/hello` })).toBeVisible();
+  await item(page, 'note').click();
+  await expect(editor).toContainText('first text edited');
   await view.getByRole('button', { name: 'Save' }).click();
   await expect(view.getByLabel('Metadata')).toContainText(/version\s*2/);
   let stored = await command(request, admin, 'property.get', { key });

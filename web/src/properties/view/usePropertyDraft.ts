@@ -3,7 +3,7 @@
  * that version, so a change made meanwhile by someone else comes back as a conflict instead of being lost.
  */
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useApi } from '../../api';
 import { errorText, isApiError } from '../api/error-text';
 import { saveProperty } from '../api/property-api';
@@ -26,11 +26,15 @@ export interface PropertyDraft {
   reload(): void;
 }
 
+/** Unsaved drafts by key: looking at another property and coming back finds the edit where it was left. */
+const unsaved = new Map<string, { base: Property; value: string }>();
+
 export function usePropertyDraft(property: Property): PropertyDraft {
   const api = useApi();
   const queryClient = useQueryClient();
-  const [base, setBase] = useState(property);
-  const [value, setValue] = useState(property.value ?? '');
+  const [kept] = useState(() => unsaved.get(property.key));
+  const [base, setBase] = useState(kept?.base ?? property);
+  const [value, setValue] = useState(kept?.value ?? property.value ?? '');
   const [conflict, setConflict] = useState(false);
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -43,6 +47,11 @@ export function usePropertyDraft(property: Property): PropertyDraft {
     setValue(property.value ?? '');
     setConflict(false);
   }
+
+  useEffect(() => {
+    if (dirty) unsaved.set(base.key, { base, value });
+    else unsaved.delete(base.key);
+  }, [base, value, dirty]);
 
   const write = (version: number) => {
     setSaving(true);
