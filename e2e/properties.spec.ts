@@ -150,6 +150,7 @@ test('wildcard search finds keys with * and **', async ({ page }) => {
   await expect(results.getByRole('listitem')).toHaveText([`${ROOT}/hello`]);
   await search.fill(`${ROOT}/a/*/*`);
   await expect(results.getByRole('listitem')).toHaveText([`${ROOT}/a/b/deep`, `${ROOT}/a/pipeline/greet`]);
+  await page.screenshot({ path: `${SHOTS}/property-search.png` });
   await search.fill(`${ROOT}/many/item39*`);
   await expect(page.getByText('10 keys match')).toBeVisible();
   await search.fill(`${ROOT}/a**`);
