@@ -297,3 +297,26 @@ test('the access token is renewed before it expires, rotating the refresh token'
   await expect(page.getByTestId('run-summary')).toHaveText(/Done · 3 steps/);
   await expect(page.getByTestId('signed-in-user')).toBeVisible();
 });
+
+test('the sidebar: the command reference inserts a step where the cursor is', async ({ page }) => {
+  await page.goto('/');
+  await signIn(page);
+  await editorReady(page);
+  await setText(page, 'pipeline:\n  - set.body: 1\n');
+  await page.evaluate(() => {
+    const editor = (window as unknown as EditorWindow).monaco.editor.getEditors()[0];
+    editor.setPosition({ lineNumber: 3, column: 1 });
+  });
+  await page.getByRole('tab', { name: 'Reference' }).click();
+  await page.getByLabel('Search commands').fill('datetime');
+  await expect(page.getByText(/^1 of \d+ commands/)).toBeVisible();
+  const entry = page.getByTestId('command-datetime');
+  const header = entry.getByRole('button').first();
+  // A search with few results opens them by itself.
+  if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
+  await page.screenshot({ path: `${SHOTS}/reference.png` });
+  await entry.getByRole('button', { name: 'Insert into editor' }).click();
+  await expect.poll(() => editorText(page)).toBe('pipeline:\n  - set.body: 1\n  - datetime\n');
+  await page.keyboard.press('Control+Enter');
+  await expect(page.getByTestId('run-summary')).toHaveText(/Done · 2 steps/);
+});
