@@ -3,7 +3,7 @@
  * document, its runs and the editor handle, and offers them to the sidebar's features (workbench context).
  */
 import { Suspense, useCallback, useEffect, useMemo, useRef } from 'react';
-import { PipelineEditor, type PipelineEditorHandle } from '../editor';
+import { PipelineEditor, type PipelineEditorHandle, type PipelineForm } from '../editor';
 import { ConflictDialog } from '../document/ConflictDialog';
 import { DocumentBar } from '../document/DocumentBar';
 import { usePipelineDocument } from '../document/useDocument';
@@ -13,6 +13,12 @@ import { useRoute } from './route';
 import { Sidebar } from './Sidebar';
 import { Splitter, useSplitSize } from './Splitter';
 import { WorkbenchContext, type Workbench } from './workbench-context';
+
+/** One editor model per document and form (its own undo history); the suffix picks the schema. */
+function modelPath(key: string | undefined, form: PipelineForm): string {
+  const name = key ? key.replace(/[^A-Za-z0-9._-]/g, '_') : 'untitled';
+  return `${name}.pi.${form}`;
+}
 
 export function WorkbenchMain() {
   const document = usePipelineDocument();
@@ -80,7 +86,7 @@ export function WorkbenchMain() {
                 value={doc.text}
                 onChange={document.change}
                 language={doc.form}
-                path={doc.form === 'json' ? 'pipeline.pi.json' : 'pipeline.pi.yaml'}
+                path={modelPath(doc.key, doc.form)}
                 onRun={run.run}
                 onEditorReady={onEditorReady}
               />
