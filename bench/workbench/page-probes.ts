@@ -32,6 +32,23 @@ export const ARM_PROBE = `(({ kind, line, expectError }) => {
   });
 })`;
 
+/**
+ * Starts watching the main thread: `window.__longest()` then gives the longest task (ms) since, counting
+ * only tasks over 50 ms (Chromium's long tasks); 0 when there was none.
+ */
+export const WATCH_LONG_TASKS = `(() => {
+  let longest = 0;
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) longest = Math.max(longest, entry.duration);
+  });
+  observer.observe({ type: 'longtask' });
+  window.__longest = () => {
+    observer.takeRecords().forEach((entry) => { longest = Math.max(longest, entry.duration); });
+    observer.disconnect();
+    return longest;
+  };
+})()`;
+
 /** Puts a text in the editor and the cursor at a line and column. */
 export const LOAD_TEXT = `(({ text, line, column }) => {
   const editor = window.monaco.editor.getEditors()[0];
