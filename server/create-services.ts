@@ -13,7 +13,8 @@ import { MemoryCacheStore, loadCacheConfig } from './cache';
 import { DriveService } from './drive';
 import { loadDriveConfig } from './drive/drive-config';
 import { MailService, loadMailConfig } from './mail';
-import { createPropertyServices, startPropertyJobs } from './store/create-property-services';
+import { startPropertyJobs } from './start-property-jobs';
+import { createPropertyServices } from './store/create-property-services';
 
 export interface ServiceOptions {
   iam?: IamOptions;

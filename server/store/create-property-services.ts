@@ -1,17 +1,17 @@
-/** Builds the property store, its event bus and background jobs (TTL cleanup, event.listen dispatch) for the server. */
+/**
+ * Builds the property store and its event bus for the server, and the holder of its background jobs, which the
+ * composition root starts once every service exists (`server/start-property-jobs.ts`).
+ */
 import type { SqliteDatabase } from '../db';
 import { EventBus } from '../events/event-bus';
-import { EventListenDispatcher } from '../events/event-listen-dispatcher';
+import type { EventListenDispatcher } from '../events/event-listen-dispatcher';
 import { iamAppAccessRules } from '../iam/app-access-rules';
 import type { IamService } from '../iam';
 import type { Logger } from '../logging/logger';
-import { executePipeline } from '../pipeline/execute-pipeline';
-import { utilitiesFor } from '../pipeline/pel-utilities';
-import type { ServerServices } from '../services';
 import { PropertyAccess } from './property-access';
 import { PropertyService } from './property-service';
 import { SqlitePropertyStore } from './sqlite-property-store';
-import { startTtlCleanup, type TtlCleanup } from './ttl-cleanup';
+import type { TtlCleanup } from './ttl-cleanup';
 
 /** Background work of the property module; `stop` before the database closes. */
 export interface PropertyJobs {
@@ -48,22 +48,4 @@ export function createPropertyServices(
     },
   };
   return { properties, events, propertyJobs };
-}
-
-/** Starts TTL cleanup and event.listen dispatch once every service exists (pipelines need them all). */
-export function startPropertyJobs(services: ServerServices, options: { ttlIntervalMs?: number } = {}): void {
-  const { properties, logger, iam, propertyJobs } = services;
-  const utilities = utilitiesFor(services);
-  propertyJobs.ttlCleanup = startTtlCleanup(properties, { intervalMs: options.ttlIntervalMs, logger });
-  const dispatcher = new EventListenDispatcher({
-    properties,
-    principalOf: (uuid) => iam.principalByUuid(uuid),
-    run: (script, principal) => executePipeline(services, script, { principal }),
-    utilities,
-    logger,
-  });
-  propertyJobs.dispatcher = dispatcher;
-  propertyJobs.ready = dispatcher.start().catch((error: unknown) => {
-    logger.error({ err: error }, 'event listeners could not be indexed');
-  });
 }

@@ -17,10 +17,5 @@ export { ATTACHMENT_CHUNK_BYTES } from './sqlite-attachment-store';
 export { ObjectSchemaValidator } from './object-schema-validator';
 export { createPropertyUtility, propertyUtilityFactory, MAX_UTILITY_VALUES } from './property-utility';
 export { startTtlCleanup, type TtlCleanup, type TtlCleanupOptions } from './ttl-cleanup';
-export {
-  createPropertyServices,
-  startPropertyJobs,
-  type PropertyJobs,
-  type PropertyServices,
-} from './create-property-services';
+export { createPropertyServices, type PropertyJobs, type PropertyServices } from './create-property-services';
 export { PROPERTY_MIGRATIONS } from './migrations';

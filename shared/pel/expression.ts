@@ -9,6 +9,7 @@ import { compileTree } from './compile';
 import { type Setter, compileSetter } from './compile-assign';
 import type { PelOptions, PelScope } from './types';
 import { compileNode } from './compile';
+import { provideExpressionCompiler } from './utilities/expression-hook';
 
 /** An expression compiled from `source` between `start` and `end` (a template's `#{...}` or a whole text). */
 export class CompiledExpression {
@@ -75,3 +76,5 @@ export class CompiledExpression {
     }
   }
 }
+
+provideExpressionCompiler((source) => new CompiledExpression(source));

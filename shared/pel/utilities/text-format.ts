@@ -1,7 +1,7 @@
 /** Formatting helpers of `@text`: pattern filling, HTML and CSV escaping, per-item PEL formatting. */
-import { CompiledExpression } from '../expression';
 import { utilityError } from '../errors';
 import { templateText } from '../values';
+import { compileUtilityExpression } from './expression-hook';
 import { capString } from './support';
 
 /** Fills {0}, {1}, ... with `args` (a placeholder without an argument stays as it is). */
@@ -41,10 +41,10 @@ export function escapeCsv(s: string): string {
  */
 export function formatEach(fn: string, items: unknown[], pel: string): unknown[] {
   try {
-    new CompiledExpression(pel);
+    compileUtilityExpression(pel);
   } catch (e) {
     throw utilityError(`${fn}: the expression '${pel}' is not valid: ${(e as Error).message}`);
   }
-  const projection = new CompiledExpression(`vars.items.![(${pel})]`);
+  const projection = compileUtilityExpression(`vars.items.![(${pel})]`);
   return projection.evaluate({ body: null, vars: { items }, headers: {} }) as unknown[];
 }
