@@ -320,3 +320,27 @@ test('the sidebar: the command reference inserts a step where the cursor is', as
   await page.keyboard.press('Control+Enter');
   await expect(page.getByTestId('run-summary')).toHaveText(/Done · 2 steps/);
 });
+
+test('a loop shows one row per iteration; runs start only at top-level steps', async ({ page }) => {
+  await page.goto('/');
+  await signIn(page);
+  await editorReady(page);
+  await setText(
+    page,
+    'pipeline:\n  - set.body: [1, 2]\n  - foreach:\n      in: "#{body}"\n  - log: "item #{vars.item}"\n  - foreach.end\n  - log: done\n',
+  );
+  await page.keyboard.press('Control+Enter');
+  await expect(page.getByTestId('run-summary')).toHaveText(/Done/);
+  await page.getByRole('tab', { name: /Trace/ }).click();
+  const rows = page.getByTestId('trace-row');
+  await expect(rows).toHaveCount(5);
+  await expect(rows.nth(2)).toContainText('iteration 1');
+  await expect(rows.nth(3)).toContainText('iteration 2');
+  const starts = page.getByRole('button', { name: 'Run from here' });
+  await expect(starts).toHaveCount(2);
+  await expect(rows.nth(0).getByRole('button', { name: 'Run from here' })).toBeVisible();
+  await expect(rows.nth(4).getByRole('button', { name: 'Run from here' })).toBeVisible();
+  await rows.nth(3).getByRole('button', { name: /log/ }).click();
+  await expect(rows.nth(3)).toContainText('INFO item 2');
+  await page.screenshot({ path: `${SHOTS}/run-trace-loop.png` });
+});

@@ -1,10 +1,11 @@
 /** Below the editor: the last run's result (or error), its trace, and the expression console. */
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { ExpressionConsole, type ConsoleAt } from '../console/ExpressionConsole';
 import { ErrorView } from './ErrorView';
 import { ResultView } from './ResultView';
 import { TraceView } from './TraceView';
 import type { RunOutcome } from './run-types';
+import { topLevelSteps } from './top-level-steps';
 import type { PipelineRun } from './useRun';
 import styles from './run.module.css';
 
@@ -53,6 +54,10 @@ export function RunPanel({
   const [tab, setTab] = useState<Tab>('result');
   const [consoleAt, setConsoleAt] = useState<ConsoleAt>('final');
   const outcome = run.outcome;
+  const topLevel = useMemo(
+    () => (outcome ? topLevelSteps(outcome.source, outcome.form) : new Set<number>()),
+    [outcome],
+  );
   const inspect = (position: number) => {
     setConsoleAt(position);
     setTab('console');
@@ -97,6 +102,7 @@ export function RunPanel({
               {!outcome.ok && <ErrorView error={outcome.error} onReveal={onReveal} />}
               <TraceView
                 trace={outcome.trace}
+                topLevel={topLevel}
                 onRunFrom={run.runFrom}
                 onInspect={inspect}
                 running={run.running}

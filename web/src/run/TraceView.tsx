@@ -7,12 +7,14 @@ import styles from './run.module.css';
 
 export interface TraceViewProps {
   trace: TraceEntry[];
+  /** The steps a run can start at (outside every block). */
+  topLevel: ReadonlySet<number>;
   onRunFrom(step: number): void;
   onInspect(position: number): void;
   running: boolean;
 }
 
-export function TraceView({ trace, onRunFrom, onInspect, running }: TraceViewProps) {
+export function TraceView({ trace, topLevel, onRunFrom, onInspect, running }: TraceViewProps) {
   const [open, setOpen] = useState<ReadonlySet<number>>(new Set());
   if (trace.length === 0) return <p className={styles.muted}>No step ran.</p>;
   const toggle = (position: number) => {
@@ -28,7 +30,7 @@ export function TraceView({ trace, onRunFrom, onInspect, running }: TraceViewPro
           entry={entry}
           open={open.has(position)}
           onToggle={() => toggle(position)}
-          onRunFrom={!running && canStartAt(entry) ? () => onRunFrom(entry.index) : undefined}
+          onRunFrom={!running && canStartAt(entry, topLevel) ? () => onRunFrom(entry.index) : undefined}
           onInspect={entry.message ? () => onInspect(position) : undefined}
         />
       ))}

@@ -44,7 +44,12 @@ export async function runPipeline(
   request: RunRequest,
   signal?: AbortSignal,
 ): Promise<RunOutcome> {
-  const common = { fromStep: request.fromStep ?? 0, source: request.pipeline, finishedAt: 0 };
+  const common = {
+    fromStep: request.fromStep ?? 0,
+    source: request.pipeline,
+    form: request.form,
+    finishedAt: 0,
+  };
   let response: Response;
   try {
     response = await api.fetch('/api/v3/pipeline/debug', {

@@ -1,5 +1,6 @@
 /** What a workbench run answers (POST /api/v3/pipeline/debug): the trace with each step's message. */
 import type { ApiError } from '../api';
+import type { PipelineForm } from '../editor';
 
 export interface StepMessage {
   body: unknown;
@@ -35,8 +36,9 @@ interface RunCommon {
   trace: TraceEntry[];
   /** The step this run started at (0 for a whole run). */
   fromStep: number;
-  /** The pipeline text that ran, so a later "run from step" can tell whether it changed. */
+  /** The pipeline text that ran and its form (which steps can start a later run is read from it). */
   source: string;
+  form: PipelineForm;
   finishedAt: number;
 }
 

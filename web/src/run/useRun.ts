@@ -21,8 +21,13 @@ export interface RunState {
 }
 
 /** Whether a run can start at this row: a top-level step whose recorded message is exact. */
-export function canStartAt(entry: TraceEntry): boolean {
-  return entry.iteration === undefined && entry.message !== undefined && entry.exact === true;
+export function canStartAt(entry: TraceEntry, topLevel: ReadonlySet<number>): boolean {
+  return (
+    entry.iteration === undefined &&
+    topLevel.has(entry.index) &&
+    entry.message !== undefined &&
+    entry.exact === true
+  );
 }
 
 function keptRows(previous: RunOutcome, fromStep: number): TraceEntry[] {
@@ -43,7 +48,7 @@ export function usePipelineRun(source: () => RunSource) {
       const previous = last.current;
       let seed;
       if (fromStep !== undefined) {
-        const entry = previous?.trace.find((e) => e.index === fromStep && canStartAt(e));
+        const entry = previous?.trace.find((e) => e.index === fromStep && e.message && e.exact);
         if (!previous || !entry?.message) return;
         seed = entry.message;
       }
@@ -54,7 +59,10 @@ export function usePipelineRun(source: () => RunSource) {
       try {
         let outcome = await runPipeline(api, { pipeline: text, form, fromStep, seed }, abort.signal);
         if (previous && fromStep !== undefined) {
-          outcome = { ...outcome, trace: [...keptRows(previous, fromStep), ...outcome.trace] };
+          const refused = !outcome.ok && ['fromStep', 'seed'].includes(String(outcome.error.value.parameter));
+          // A refused start ran nothing: the last run's rows stay as they were, under the error.
+          const kept = refused ? previous.trace : keptRows(previous, fromStep);
+          outcome = { ...outcome, trace: [...kept, ...outcome.trace] };
         }
         last.current = outcome;
         setState({ outcome, running: false });
@@ -62,7 +70,7 @@ export function usePipelineRun(source: () => RunSource) {
         if (abort.signal.aborted) return;
         const error = new ApiError(0, { code: 'CLIENT', message: String(failure) });
         setState({
-          outcome: { ok: false, error, trace: [], fromStep: 0, source: text, finishedAt: Date.now() },
+          outcome: { ok: false, error, trace: [], fromStep: 0, source: text, form, finishedAt: Date.now() },
           running: false,
         });
       }
