@@ -32,7 +32,12 @@ export function TraceRow({ entry, open, onToggle, onRunFrom, onInspect }: TraceR
   const status = statusOf(entry);
   const logLines = entry.logs.length;
   return (
-    <li className={`${styles.traceItem} ${entry.kept ? styles.kept : ''}`} data-testid="trace-row">
+    <li
+      className={[styles.traceItem, entry.kept && styles.kept, entry.iteration !== undefined && styles.nested]
+        .filter(Boolean)
+        .join(' ')}
+      data-testid="trace-row"
+    >
       <div className={styles.traceRow}>
         <button type="button" className={styles.traceToggle} aria-expanded={open} onClick={onToggle}>
           <span className={styles.caret}>{open ? '▾' : '▸'}</span>
