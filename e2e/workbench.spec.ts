@@ -344,3 +344,40 @@ test('a loop shows one row per iteration; runs start only at top-level steps', a
   await expect(rows.nth(3)).toContainText('INFO item 2');
   await page.screenshot({ path: `${SHOTS}/run-trace-loop.png` });
 });
+
+test('Save as stores a new pipeline and never overwrites an existing key', async ({ page, request }) => {
+  const token = await accessTokenFor(request);
+  const taken = `global/app/e2e-shell/pipeline/taken-${Date.now()}`;
+  await callCommand(
+    request,
+    token,
+    'property.schema.put',
+    { key: taken, type: 'application/x-yaml' },
+    'x: 1\n',
+  );
+  await page.goto('/');
+  await signIn(page);
+  await editorReady(page);
+  await setText(page, 'pipeline:\n  - set.body: "saved as #{vars.x}"\nvars:\n  x: new\n');
+  await page.keyboard.press('Control+s');
+  const dialog = page.getByRole('dialog', { name: 'Save the pipeline as' });
+  await dialog.getByLabel('Key').fill(taken);
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog.getByRole('alert')).toHaveText(/exists already/);
+  await page.screenshot({ path: `${SHOTS}/save-as.png` });
+  const kept = await callCommand<{ value: string }>(request, token, 'property.get', { key: taken });
+  expect(kept.value).toBe('x: 1\n');
+
+  const key = `${taken}-new`;
+  await dialog.getByLabel('Key').fill(key);
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId('document-key')).toHaveText(key);
+  expect(page.url()).toContain(`#/editor?key=${encodeURIComponent(key)}`);
+  const stored = await callCommand<{ value: string; version: number }>(request, token, 'property.get', {
+    key,
+  });
+  expect(stored.value).toBe('pipeline:\n  - set.body: "saved as #{vars.x}"\nvars:\n  x: new\n');
+  await page.keyboard.press('Control+Enter');
+  await expect(page.getByTestId('result-text')).toHaveText('saved as new');
+});

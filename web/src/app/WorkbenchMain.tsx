@@ -79,7 +79,15 @@ export function WorkbenchMain() {
           label="Resize the sidebar"
         />
         <main className="wb-main">
-          <DocumentBar document={document} onRun={run.run} running={run.running} />
+          <DocumentBar
+            document={document}
+            onRun={run.run}
+            running={run.running}
+            onStored={(key) => {
+              navigate({ view: 'editor', key });
+              editor.current?.focus();
+            }}
+          />
           <div className="wb-editor">
             <Suspense fallback={<div className="wb-editor-loading">Loading the editor…</div>}>
               <PipelineEditor

@@ -1,12 +1,24 @@
 /** The document's toolbar: which pipeline this is, its form, save, run. */
-import { useEffect } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { PipelineFormSwitch } from '../editor';
+import { SaveAsDialog } from './SaveAsDialog';
 import type { PipelineDocument } from './useDocument';
 
 export interface DocumentBarProps {
   document: PipelineDocument;
   onRun(): void;
   running: boolean;
+  /** A new stored pipeline (Save as): its route. */
+  onStored(key: string): void;
+}
+
+/** Where "Save as" proposes to store a pipeline: next to the open one, else in an app's pipeline folder. */
+function suggestedKey(key: string | undefined): string {
+  if (!key) return 'global/app/myapp/pipeline/new-pipeline';
+  return key.replace(
+    /([^/]*?)(\.pi\.(yaml|yml|json))?$/,
+    (_m, name: string, suffix = '') => `${name}-copy${suffix}`,
+  );
 }
 
 /** Ctrl+S (Cmd+S) saves a stored pipeline instead of the browser saving the page. */
@@ -24,9 +36,16 @@ function useSaveShortcut(enabled: boolean, save: () => unknown) {
   }, [enabled, save]);
 }
 
-export function DocumentBar({ document, onRun, running }: DocumentBarProps) {
-  const { doc, switchForm, save } = document;
-  useSaveShortcut(!!doc.key && !doc.busy && !doc.conflict, save);
+export function DocumentBar({ document, onRun, running, onStored }: DocumentBarProps) {
+  const { doc, switchForm, save, saveAs } = document;
+  const [savingAs, setSavingAs] = useState(false);
+  const hasKey = !!doc.key;
+  const saveOrAsk = useCallback(() => (hasKey ? save() : setSavingAs(true)), [hasKey, save]);
+  useSaveShortcut(!doc.busy && !doc.conflict && !savingAs, saveOrAsk);
+  const storeAs = async (key: string) => {
+    await saveAs(key);
+    onStored(key);
+  };
   return (
     <div className="wb-toolbar" role="toolbar" aria-label="Pipeline">
       <div className="wb-doc-name" title={doc.key ?? 'A new pipeline (not stored)'}>
@@ -59,6 +78,9 @@ export function DocumentBar({ document, onRun, running }: DocumentBarProps) {
             Save
           </button>
         )}
+        <button type="button" className="wb-button" onClick={() => setSavingAs(true)} disabled={!!doc.busy}>
+          Save as…
+        </button>
         <button
           type="button"
           className="wb-button wb-primary"
@@ -73,6 +95,13 @@ export function DocumentBar({ document, onRun, running }: DocumentBarProps) {
         <p className="wb-doc-problem" role="alert">
           {doc.problem}
         </p>
+      )}
+      {savingAs && (
+        <SaveAsDialog
+          initialKey={suggestedKey(doc.key)}
+          onSave={storeAs}
+          onClose={() => setSavingAs(false)}
+        />
       )}
     </div>
   );

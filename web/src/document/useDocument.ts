@@ -29,6 +29,12 @@ export interface PipelineDocumentState {
   savedAt?: number;
 }
 
+/** The mime type a new stored pipeline gets (a URI is stored as YAML). */
+const TYPE_OF_FORM: Record<'yaml' | 'json', string> = {
+  yaml: 'application/x-yaml',
+  json: 'application/json',
+};
+
 const INITIAL: PipelineDocumentState = {
   text: FIRST_PIPELINE,
   form: 'yaml',
@@ -156,11 +162,36 @@ export function usePipelineDocument() {
     if (key) await load(key);
   }, [load]);
 
+  /** Stores the document as a new property `key` (never over an existing one) and makes it the document's. */
+  const saveAs = useCallback(
+    async (key: string): Promise<void> => {
+      const d = current.current;
+      const form: PipelineForm = d.form === 'json' ? 'json' : 'yaml';
+      const text = convertPipeline(d.text, d.form, form);
+      const answer = await api.command<{ property: StoredProperty }>(
+        'property.schema.put',
+        { key, type: TYPE_OF_FORM[form], existStrategy: 'error' },
+        { method: 'POST', body: text, contentType: 'text/plain; charset=utf-8' },
+      );
+      const saved = answer.property;
+      setDoc({
+        text,
+        form,
+        storedForm: form,
+        key: saved.key,
+        version: saved.version,
+        dirty: false,
+        savedAt: Date.now(),
+      });
+    },
+    [api],
+  );
+
   const closeConflict = useCallback(() => setDoc((s) => ({ ...s, conflict: undefined })), []);
 
   const reset = useCallback(() => setDoc(INITIAL), []);
 
-  return { doc, source, change, switchForm, load, save, overwrite, reload, closeConflict, reset };
+  return { doc, source, change, switchForm, load, save, saveAs, overwrite, reload, closeConflict, reset };
 }
 
 export type PipelineDocument = ReturnType<typeof usePipelineDocument>;
