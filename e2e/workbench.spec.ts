@@ -181,7 +181,7 @@ test('a stored pipeline opens by its route, saves, shows a conflict, and runs', 
   // Change and save: version 1 becomes 2.
   await typeAt(page, 2, 14, ' and edited');
   await expect.poll(() => editorText(page)).toContain('who: stored and edited');
-  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(page.getByText('v2', { exact: true })).toBeVisible();
 
   // Someone changes it meanwhile through the API.
