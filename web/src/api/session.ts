@@ -7,6 +7,7 @@
  * (every refresh rotates it), and a stolen copy presented after its rotation revokes the whole login family on
  * the server. Without it every reload (and every reopened link) would ask for the password again.
  */
+import { ApiError } from './api-error';
 import { passwordGrant, refreshGrant, revoke, type TokenAnswer } from './token-endpoint';
 
 export type SessionStatus = 'restoring' | 'signed-out' | 'signed-in';
@@ -22,6 +23,8 @@ export interface SessionState {
 const STORAGE_KEY = 'pipework.refresh';
 /** Renew this long before the access token expires (and never later than at 80% of its life). */
 const RENEW_MARGIN_MS = 30_000;
+/** A renewal that failed without the server refusing the token is tried again after this. */
+const RETRY_MS = 15_000;
 
 let state: SessionState = { status: 'restoring' };
 let accessTokenValue: string | null = null;
@@ -57,6 +60,17 @@ function claimsOf(jwt: string): { preferred_username?: string; name?: string } {
   } catch {
     return {};
   }
+}
+
+function scheduleRenewal(delayMs: number): void {
+  clearTimeout(renewTimer);
+  renewTimer = setTimeout(() => void renew(), delayMs);
+}
+
+/** After a renewal that failed for another reason than the token: the lock's end, else a short pause. */
+function retryDelayMs(error: unknown): number {
+  const seconds = error instanceof ApiError ? Number(error.value.retryAfterSeconds) : NaN;
+  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : RETRY_MS;
 }
 
 function accept(tokens: TokenAnswer): void {
@@ -96,8 +110,11 @@ export function renew(): Promise<boolean> {
         accept(tokens);
         return true;
       },
-      () => {
-        forget('expired');
+      (error: unknown) => {
+        // The server refused the token (spent, revoked, expired): the session is over. A lock (429), a server
+        // error or no network is not the token's fault: keep it and try again a little later.
+        if (error instanceof ApiError && (error.status === 400 || error.status === 401)) forget('expired');
+        else scheduleRenewal(retryDelayMs(error));
         return false;
       },
     )
