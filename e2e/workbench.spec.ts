@@ -343,6 +343,19 @@ test('a loop shows one row per iteration; runs start only at top-level steps', a
   await rows.nth(3).getByRole('button', { name: /log/ }).click();
   await expect(rows.nth(3)).toContainText('INFO item 2');
   await page.screenshot({ path: `${SHOTS}/run-trace-loop.png` });
+
+  // A long loop: the rows come a page at a time.
+  const items = Array.from({ length: 250 }, (_, i) => i).join(', ');
+  await setText(
+    page,
+    `pipeline:\n  - set.body: [${items}]\n  - foreach:\n      in: "#{body}"\n  - log: "#{vars.item}"\n`,
+  );
+  await page.keyboard.press('Control+Enter');
+  await expect(page.getByTestId('run-summary')).toHaveText(/Done · 252 steps/);
+  await expect(rows).toHaveCount(200);
+  await page.getByRole('button', { name: 'Show 52 more of 52 steps' }).click();
+  await expect(rows).toHaveCount(252);
+  await expect(rows.last()).toContainText('iteration 250');
 });
 
 test('Save as stores a new pipeline and never overwrites an existing key', async ({ page, request }) => {

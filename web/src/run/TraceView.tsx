@@ -5,6 +5,9 @@ import type { TraceEntry } from './run-types';
 import { canStartAt } from './useRun';
 import styles from './run.module.css';
 
+/** Rows drawn at once: a long loop's trace stays quick to show. */
+const PAGE = 200;
+
 export interface TraceViewProps {
   trace: TraceEntry[];
   /** The steps a run can start at (outside every block). */
@@ -16,6 +19,7 @@ export interface TraceViewProps {
 
 export function TraceView({ trace, topLevel, onRunFrom, onInspect, running }: TraceViewProps) {
   const [open, setOpen] = useState<ReadonlySet<number>>(new Set());
+  const [shown, setShown] = useState(PAGE);
   if (trace.length === 0) return <p className={styles.muted}>No step ran.</p>;
   const toggle = (position: number) => {
     const next = new Set(open);
@@ -24,7 +28,7 @@ export function TraceView({ trace, topLevel, onRunFrom, onInspect, running }: Tr
   };
   return (
     <ol className={styles.trace} aria-label="Trace">
-      {trace.map((entry, position) => (
+      {trace.slice(0, shown).map((entry, position) => (
         <TraceRow
           key={`${position}-${entry.index}-${entry.iteration ?? ''}`}
           entry={entry}
@@ -34,6 +38,13 @@ export function TraceView({ trace, topLevel, onRunFrom, onInspect, running }: Tr
           onInspect={entry.message ? () => onInspect(position) : undefined}
         />
       ))}
+      {trace.length > shown && (
+        <li className={styles.more}>
+          <button type="button" className={styles.linkButton} onClick={() => setShown(shown + PAGE)}>
+            Show {Math.min(PAGE, trace.length - shown)} more of {trace.length - shown} steps
+          </button>
+        </li>
+      )}
     </ol>
   );
 }
