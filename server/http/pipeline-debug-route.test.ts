@@ -132,6 +132,20 @@ describe('POST /api/v3/pipeline/debug', () => {
     expect(noSeed.json.value).toMatchObject({ code: 'PARAM_INVALID', parameter: 'seed' });
   });
 
+  it('takes a hostile seed as plain data: no prototype is polluted', async () => {
+    const request =
+      '{"pipeline": "pipeline:\\n  - log: x\\n  - set.body: \\"#{vars.a}\\"\\n", "form": "yaml", "fromStep": 1,' +
+      ' "seed": {"body": null, "vars": {"__proto__": {"polluted": true}, "a": "plain"}, "headers": {"__proto__": {"x": 1}}}}';
+    const response = await http(server.url, '/api/v3/pipeline/debug', {
+      body: request,
+      type: 'application/json',
+      auth: server.adminAuth,
+    });
+    expect(response.status).toBe(200);
+    expect(response.json.body).toBe('plain');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
   it('still checks every step against the caller, and needs a caller', async () => {
     const anonymous = await http(server.url, '/api/v3/pipeline/debug', {
       body: JSON.stringify({ pipeline: PIPELINE }),
