@@ -8,6 +8,7 @@ import { loadNamedKeys } from './commands/crypto/named-keys';
 import { loadDriveConfig, type DriveConfig } from './drive/drive-config';
 import { loadMailConfig, type MailConfig } from './mail/mail-config';
 import { loadListenerConfig, type ListenerConfig } from './http/listener-config';
+import { nonNegativeIntFrom } from './config-env';
 
 export interface ServerConfig {
   host: string;
@@ -55,20 +56,12 @@ export interface ServerConfig {
 
 const MiB = 1024 * 1024;
 
-function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got '${raw}'`);
-  return n;
-}
-
 /** Reads the configuration from environment variables (see README "Configuration"). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const dataDir = resolve(env.PIPEWORK_DATA ?? 'data');
   return {
     host: env.HOST ?? '127.0.0.1',
-    port: intFrom(env, 'PORT', 8080),
+    port: nonNegativeIntFrom(env, 'PORT', 8080),
     dataDir,
     databaseFile: resolve(dataDir, 'pipework.sqlite'),
     adminPassword: env.PIPEWORK_ADMIN_PASSWORD || undefined,
@@ -88,10 +81,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     scripts: loadScriptConfig(env),
     httpClient: loadHttpClientConfig(env),
     limits: {
-      commandBodyBytes: intFrom(env, 'PIPEWORK_MAX_COMMAND_BODY', 10 * MiB),
-      pipelineBodyBytes: intFrom(env, 'PIPEWORK_MAX_PIPELINE_BODY', 1 * MiB),
-      pipelineSteps: intFrom(env, 'PIPEWORK_MAX_PIPELINE_STEPS', 100_000),
-      pipelineMillis: intFrom(env, 'PIPEWORK_MAX_PIPELINE_MILLIS', 60_000),
+      commandBodyBytes: nonNegativeIntFrom(env, 'PIPEWORK_MAX_COMMAND_BODY', 10 * MiB),
+      pipelineBodyBytes: nonNegativeIntFrom(env, 'PIPEWORK_MAX_PIPELINE_BODY', 1 * MiB),
+      pipelineSteps: nonNegativeIntFrom(env, 'PIPEWORK_MAX_PIPELINE_STEPS', 100_000),
+      pipelineMillis: nonNegativeIntFrom(env, 'PIPEWORK_MAX_PIPELINE_MILLIS', 60_000),
     },
   };
 }

@@ -1,5 +1,7 @@
 /** Bounds of the in-memory cache (`cache.*`). */
 
+import { positiveIntFrom } from '../config-env';
+
 export interface CacheConfig {
   /** Most entries held at once, over all tenants (`PIPEWORK_CACHE_MAX_ENTRIES`). */
   maxEntries: number;
@@ -7,17 +9,9 @@ export interface CacheConfig {
   maxBytes: number;
 }
 
-function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive integer, got '${raw}'`);
-  return n;
-}
-
 export function loadCacheConfig(env: NodeJS.ProcessEnv): CacheConfig {
   return {
-    maxEntries: positive(env, 'PIPEWORK_CACHE_MAX_ENTRIES', 10_000),
-    maxBytes: positive(env, 'PIPEWORK_CACHE_MAX_BYTES', 64 * 1024 * 1024),
+    maxEntries: positiveIntFrom(env, 'PIPEWORK_CACHE_MAX_ENTRIES', 10_000),
+    maxBytes: positiveIntFrom(env, 'PIPEWORK_CACHE_MAX_BYTES', 64 * 1024 * 1024),
   };
 }

@@ -1,5 +1,7 @@
 /** Settings of outbound HTTP (the http.* commands): which non-public addresses are allowed, timeouts and sizes. */
 
+import { nonNegativeIntFrom } from '../config-env';
+
 export interface HttpClientConfig {
   /** `PIPEWORK_HTTP_ALLOW_PRIVATE=true`: loopback, private, link-local and CGNAT addresses may be called (cloud metadata still not, unless listed). */
   allowPrivate: boolean;
@@ -13,14 +15,6 @@ export interface HttpClientConfig {
   maxRedirects: number;
 }
 
-function nonNegativeInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got '${raw}'`);
-  return n;
-}
-
 export function loadHttpClientConfig(env: NodeJS.ProcessEnv): HttpClientConfig {
   return {
     allowPrivate: /^(true|1|yes)$/i.test(env.PIPEWORK_HTTP_ALLOW_PRIVATE ?? ''),
@@ -28,8 +22,8 @@ export function loadHttpClientConfig(env: NodeJS.ProcessEnv): HttpClientConfig {
       .split(',')
       .map((h) => h.trim().toLowerCase())
       .filter((h) => h !== ''),
-    timeoutMillis: nonNegativeInt(env, 'PIPEWORK_HTTP_TIMEOUT_MILLIS', 30_000),
-    maxResponseBytes: nonNegativeInt(env, 'PIPEWORK_HTTP_MAX_RESPONSE', 10 * 1024 * 1024),
-    maxRedirects: nonNegativeInt(env, 'PIPEWORK_HTTP_MAX_REDIRECTS', 5),
+    timeoutMillis: nonNegativeIntFrom(env, 'PIPEWORK_HTTP_TIMEOUT_MILLIS', 30_000),
+    maxResponseBytes: nonNegativeIntFrom(env, 'PIPEWORK_HTTP_MAX_RESPONSE', 10 * 1024 * 1024),
+    maxRedirects: nonNegativeIntFrom(env, 'PIPEWORK_HTTP_MAX_REDIRECTS', 5),
   };
 }

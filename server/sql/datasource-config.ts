@@ -4,6 +4,7 @@
  * writes; `PIPEWORK_SQL_MAX_ROWS` and `PIPEWORK_SQL_TIMEOUT_MILLIS` bound every query.
  */
 import { resolve } from 'node:path';
+import { positiveIntFrom } from '../config-env';
 
 export type DataSourceKind = 'postgres' | 'sqlite';
 
@@ -42,14 +43,6 @@ function locate(name: string, url: string): { kind: DataSourceKind; location: st
   return { kind: 'sqlite', location: resolve(url) };
 }
 
-function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive integer, got '${raw}'`);
-  return n;
-}
-
 /** Reads every data source of the environment; a WRITE without a URL is a configuration error. */
 export function readSqlConfig(env: NodeJS.ProcessEnv): SqlConfig {
   const urls = new Map<string, string>();
@@ -77,7 +70,7 @@ export function readSqlConfig(env: NodeJS.ProcessEnv): SqlConfig {
   }
   return {
     dataSources,
-    maxRows: intFrom(env, 'PIPEWORK_SQL_MAX_ROWS', 10_000),
-    timeoutMillis: intFrom(env, 'PIPEWORK_SQL_TIMEOUT_MILLIS', 30_000),
+    maxRows: positiveIntFrom(env, 'PIPEWORK_SQL_MAX_ROWS', 10_000),
+    timeoutMillis: positiveIntFrom(env, 'PIPEWORK_SQL_TIMEOUT_MILLIS', 30_000),
   };
 }
