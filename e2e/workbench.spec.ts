@@ -116,6 +116,14 @@ test('runs a pipeline: result, trace rows, console, run from a step', async ({ p
 
   // The console evaluates against the message step 3 saw.
   await rows.nth(2).getByRole('button', { name: 'Console' }).click();
+  // Completion from the step's own values: vars.me -> vars.message.
+  await page.getByLabel('Expression').pressSequentially('vars.me');
+  await expect(page.getByRole('option', { name: /message/ })).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/console-completion.png` });
+  await page.getByLabel('Expression').press('Tab');
+  await expect(page.getByLabel('Expression')).toHaveValue('vars.message');
+  await page.getByLabel('Expression').press('Enter');
+  await expect(page.getByTestId('console-result').first()).toContainText('"Hello, world!"');
   await page.getByLabel('Expression').fill('#{vars.message} (#{body.name})');
   await page.getByLabel('Expression').press('Enter');
   await expect(page.getByTestId('console-result').first()).toContainText('"Hello, world! (world)"');

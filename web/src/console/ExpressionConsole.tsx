@@ -6,6 +6,7 @@ import { useState, type FormEvent } from 'react';
 import { JsonTree } from '../run/JsonTree';
 import type { RunOutcome, StepMessage } from '../run/run-types';
 import { evaluateInMessage, type Evaluation } from './evaluate';
+import { ExpressionInput } from './ExpressionInput';
 import styles from './console.module.css';
 
 /** Where the console evaluates: a trace row's position, or 'final' (after the last step). */
@@ -73,13 +74,7 @@ export function ExpressionConsole({ outcome, at, onAt }: ExpressionConsoleProps)
             </option>
           ))}
         </select>
-        <input
-          aria-label="Expression"
-          placeholder="#{vars.greeting} or body.items[0]"
-          spellCheck={false}
-          value={expression}
-          onChange={(e) => setExpression(e.target.value)}
-        />
+        <ExpressionInput value={expression} onChange={setExpression} message={chosen.message} />
         <button type="submit">Evaluate</button>
       </form>
       <ol className={styles.history} aria-label="Evaluations">
