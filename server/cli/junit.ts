@@ -1,5 +1,5 @@
 /** The test report as JUnit XML, the format CI systems read (one testsuite, one testcase per test). */
-import type { TestReport } from '../commands/test/test-run';
+import type { TestReport } from '../../shared/app-tests/test-report';
 
 // eslint-disable-next-line no-control-regex -- exactly the characters XML 1.0 forbids
 const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g;

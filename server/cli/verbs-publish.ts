@@ -3,7 +3,7 @@
  * already (decided by the server's hash of each value), then runs the published apps' tests.
  */
 import { existsSync, statSync, writeFileSync } from 'node:fs';
-import type { TestReport } from '../commands/test/test-run';
+import type { TestReport } from '../../shared/app-tests/test-report';
 import { CliError, command, type CliSettings } from './cli-client';
 import type { Register } from './cli-context';
 import { EXIT } from './exit-codes';

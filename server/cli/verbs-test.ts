@@ -1,6 +1,6 @@
 /** `pi test`: runs app tests on the server (test.run) and reports them for people, --json or JUnit XML. */
 import { writeFileSync } from 'node:fs';
-import type { TestReport } from '../commands/test/test-run';
+import type { TestReport } from '../../shared/app-tests/test-report';
 import { command, type CliSettings } from './cli-client';
 import type { Register, VerbContext } from './cli-context';
 import { EXIT } from './exit-codes';

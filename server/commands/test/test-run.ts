@@ -6,31 +6,11 @@ import type { Property } from '../../../shared/property';
 import { executePipeline } from '../../pipeline/execute-pipeline';
 import type { ServerServices } from '../../services';
 import type { Principal } from '../../../shared/auth';
+import type { TestCaseReport, TestReport, TestResult } from '../../../shared/app-tests/test-report';
 import { TestRunRegistry } from './test-run-registry';
 import { WriteScope, appFolderOf, extraWritePatterns, guardedProperties } from './test-write-guard';
 
 export const DEFAULT_TEST_PATTERN = 'global/app/*/test/**';
-
-export type TestResult = 'passed' | 'failed' | 'error';
-
-export interface TestCaseReport {
-  name: string;
-  key: string;
-  result: TestResult;
-  durationMs: number;
-  message?: string;
-  line?: number;
-  column?: number;
-}
-
-/** `failed` counts the tests that did not pass: failed assertions and errors alike. */
-export interface TestReport {
-  total: number;
-  passed: number;
-  failed: number;
-  durationMs: number;
-  tests: TestCaseReport[];
-}
 
 function isTestPipeline(property: Property): boolean {
   const type = property.type ?? 'text/plain';

@@ -1,5 +1,5 @@
 /** An app's test report as a table: totals, then each test with its result, time and failure with its line. */
-import type { TestReport } from './test-report';
+import type { TestReport } from '../../../../shared/app-tests/test-report';
 import styles from '../properties.module.css';
 
 export function TestReportTable({ report }: { report: TestReport }) {
