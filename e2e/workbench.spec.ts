@@ -402,3 +402,27 @@ test('Save as stores a new pipeline and never overwrites an existing key', async
   await page.keyboard.press('Control+Enter');
   await expect(page.getByTestId('result-text')).toHaveText('saved as new');
 });
+
+test('a stored YAML pipeline edited in the JSON form is saved back as YAML', async ({ page, request }) => {
+  const token = await accessTokenFor(request);
+  const key = `global/app/e2e-shell/pipeline/forms-${Date.now()}`;
+  await callCommand(
+    request,
+    token,
+    'property.schema.put',
+    { key, type: 'application/x-yaml' },
+    'pipeline:\n  - set.body: 1\n',
+  );
+  await page.goto(`/#/editor?key=${encodeURIComponent(key)}`);
+  await signIn(page);
+  await editorReady(page);
+  await expect.poll(() => editorText(page)).toBe('pipeline:\n  - set.body: 1\n');
+  await page.getByRole('button', { name: 'JSON', exact: true }).click();
+  await expect.poll(() => editorText(page)).toContain('"set.body": 1');
+  await setText(page, (await editorText(page)).replace('"set.body": 1', '"set.body": 2'));
+  await page.keyboard.press('Control+s');
+  await expect(page.getByText('v2', { exact: true })).toBeVisible();
+  const stored = await callCommand<{ value: string; type: string }>(request, token, 'property.get', { key });
+  expect(stored.value).toBe('pipeline:\n  - set.body: 2\n');
+  expect(stored.type).toBe('application/x-yaml');
+});
