@@ -5,16 +5,18 @@
 import type { SqliteDatabase } from '../db';
 import { prefixUpperBound } from '../../shared/property';
 
-const LIVE = '(expires_at IS NULL OR expires_at > ?)';
+/** A property counts while it has not expired. */
+export const LIVE = '(expires_at IS NULL OR expires_at > ?)';
 
-interface SeekStatements {
+export interface SeekStatements {
   seek: { get(after: string, before: string, now: number): string | undefined };
   seekOpen: { get(after: string, now: number): string | undefined };
 }
 
 const cache = new WeakMap<SqliteDatabase, SeekStatements>();
 
-function statementsFor(db: SqliteDatabase): SeekStatements {
+/** The two index seeks of the skip scan, prepared once per database. */
+export function seekStatements(db: SqliteDatabase): SeekStatements {
   let s = cache.get(db);
   if (!s) {
     s = {
@@ -59,7 +61,7 @@ export function childrenPageOf(
   accept: (child: string) => boolean,
   now: number,
 ): ChildrenPage {
-  const s = statementsFor(db);
+  const s = seekStatements(db);
   const prefix = base === null ? '' : `${base}/`;
   const upper = prefixUpperBound(prefix);
   const children: string[] = [];
