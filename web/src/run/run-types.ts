@@ -1,6 +1,7 @@
 /** What a workbench run answers (POST /api/v3/pipeline/debug): the trace with each step's message. */
 import type { ApiError } from '../api';
 import type { PipelineForm } from '../editor';
+import type { TraceStep } from '../../../shared/runner/trace';
 
 export interface StepMessage {
   body: unknown;
@@ -8,17 +9,8 @@ export interface StepMessage {
   headers: Record<string, unknown>;
 }
 
-export interface TraceEntry {
-  index: number;
-  command: string;
-  iteration?: number;
-  skipped?: boolean;
-  params?: Record<string, unknown>;
-  input?: unknown;
-  output?: unknown;
-  durationMs: number;
-  logs: { level: string; message: string }[];
-  error?: { code: string; message: string };
+/** A step of the trace as the runner records it, with what the workbench run adds. */
+export interface TraceEntry extends TraceStep {
   /** The message (body, vars, headers) the step was called with. */
   message?: StepMessage;
   /** False when the message holds stand-ins (bytes, cut values): it cannot start a run. */
