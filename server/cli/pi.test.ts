@@ -202,7 +202,7 @@ describe('pi: login, status, logout', () => {
     expect(statSync(join(config, 'pipework', 'login.json')).mode & 0o777).toBe(0o600);
     const status = await pi(['status'], asStored);
     expect(status.code, status.stderr).toBe(0);
-    expect(status.stdout).toMatch(/^server\s+http:\/\/127\.0\.0\.1:\d+ \(ok\)$/m);
+    expect(status.stdout).toMatch(/^server\s+http:\/\/127\.0\.0\.1:\d+ \(ok, \d+\.\d+\.\d+\)$/m);
     expect(status.stdout).toMatch(/^user\s+admin$/m);
     expect(status.stdout).toMatch(/^credentials\s+login /m);
     expect(status.stdout).toMatch(/^pi version\s+\d+\.\d+\.\d+$/m);

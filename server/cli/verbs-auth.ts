@@ -107,8 +107,10 @@ export const registerAuthVerbs: Register = (program, action) => {
         const who = await send(settings, '/api/v3/pipeline', {
           method: 'POST',
           contentType: 'application/yaml',
-          body: 'pipeline:\n  - set.body:\n      value:\n        username: "#{@user.username()}"\n        roles: "#{@user.roles()}"\n',
-        }).then((r) => r.json<{ username: string; roles: string[] }>());
+          body:
+            'pipeline:\n  - set.body:\n      value:\n        username: "#{@user.username()}"\n' +
+            '        roles: "#{@user.roles()}"\n        version: "#{@instance.version()}"\n',
+        }).then((r) => r.json<{ username: string; roles: string[]; version?: string | null }>());
         const stored = readLogin(ctx.streams.env);
         const via = settings.authorization
           ? 'environment or --user'
@@ -118,7 +120,7 @@ export const registerAuthVerbs: Register = (program, action) => {
         const status = {
           server: settings.url,
           serverStatus: health.status ?? 'unknown',
-          serverVersion: health.version ?? null,
+          serverVersion: who.version ?? health.version ?? null,
           user: who.username,
           roles: who.roles,
           credentials: via,
