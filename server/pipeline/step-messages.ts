@@ -107,13 +107,6 @@ export class RecordingRegistry<S> extends CommandRegistry<S> {
     return wrapped;
   }
 
-  override require(name: string): CommandDefinition<S> {
-    const definition = this.get(name);
-    if (!definition)
-      throw new PipeworkError('COMMAND_NOT_FOUND', `Unknown command '${name}'.`, { commandName: name });
-    return definition;
-  }
-
   override contracts(): CommandContract[] {
     return this.real.contracts();
   }

@@ -27,9 +27,9 @@ export class CommandRegistry<S = unknown> {
     return this.byName.get(name);
   }
 
-  /** The command, or COMMAND_NOT_FOUND. */
+  /** The command, or COMMAND_NOT_FOUND (through `get`, so a registry that overrides `get` needs nothing more). */
   require(name: string): CommandDefinition<S> {
-    const definition = this.byName.get(name);
+    const definition = this.get(name);
     if (!definition)
       throw new PipeworkError('COMMAND_NOT_FOUND', `Unknown command '${name}'.`, { commandName: name });
     return definition;

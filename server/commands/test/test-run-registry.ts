@@ -50,13 +50,6 @@ export class TestRunRegistry extends CommandRegistry<ServerServices> {
     return this.real.get(name);
   }
 
-  override require(name: string): CommandDefinition<ServerServices> {
-    const definition = this.get(name);
-    if (!definition)
-      throw new PipeworkError('COMMAND_NOT_FOUND', `Unknown command '${name}'.`, { commandName: name });
-    return definition;
-  }
-
   override contracts(): CommandContract[] {
     return this.real.contracts();
   }
