@@ -74,6 +74,7 @@ describe('pi: help and usage', () => {
       'validate',
       'pipeline',
       'schema',
+      'commands',
       'list',
       'get',
       'put',
@@ -162,6 +163,20 @@ describe('pi: running commands and pipelines', () => {
     const result = await pi(['schema']);
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout).properties.pipeline).toBeDefined();
+  });
+
+  it("lists and describes the server's commands from their contracts", async () => {
+    const mail = await pi(['commands', 'mail']);
+    expect(mail.code, mail.stderr).toBe(0);
+    expect(mail.stdout).toMatch(/^mail\.send\s+\S/m);
+    const stamp = await pi(['commands', 'pdf.stamp']);
+    expect(stamp.code, stamp.stderr).toBe(0);
+    expect(stamp.stdout).toMatch(/^textSize\s+/m);
+    expect(stamp.stdout).toMatch(/^parameter\s+type\s+required\s+default\s+description$/m);
+    const json = JSON.parse((await pi(['--json', 'commands', 'drive.save'])).stdout);
+    expect(json).toMatchObject({ name: 'drive.save' });
+    expect(json.parameters.map((p: { name: string }) => p.name)).toContain('path');
+    expect((await pi(['commands', 'no-such-words-anywhere'])).code).toBe(4);
   });
 
   it('reads a missing file as not found (4)', async () => {

@@ -5,6 +5,7 @@ import { contextOf, type ActionWrapper } from './cli-context';
 import { EXIT } from './exit-codes';
 import type { Streams } from './output';
 import { registerAuthVerbs } from './verbs-auth';
+import { registerCommandVerbs } from './verbs-commands';
 import { registerPropertyVerbs } from './verbs-properties';
 import { registerPublishVerbs } from './verbs-publish';
 import { registerRunVerbs } from './verbs-run';
@@ -40,6 +41,7 @@ export function buildProgram(streams: Streams, setExitCode: (code: number) => vo
     };
   registerAuthVerbs(program, action);
   registerRunVerbs(program, action);
+  registerCommandVerbs(program, action);
   registerPropertyVerbs(program, action);
   registerPublishVerbs(program, action);
   registerTestVerbs(program, action);

@@ -1,6 +1,6 @@
 /** One command in the reference: its name and summary, unfolding to parameters and "Insert into editor". */
 import { useWorkbench } from '../app/workbench-context';
-import type { CommandDoc } from './command-catalog';
+import type { CommandDoc } from '../../../shared/commands/schema-catalog';
 import { commandSnippet } from './command-snippet';
 import { ParameterTable } from './ParameterTable';
 import styles from './reference.module.css';

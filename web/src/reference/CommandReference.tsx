@@ -1,6 +1,6 @@
 /** The command reference, generated from the pipeline schema: search, then unfold a command to read and insert it. */
 import { useDeferredValue, useMemo, useState } from 'react';
-import { searchCommands } from './command-catalog';
+import { searchCommands } from '../../../shared/commands/schema-catalog';
 import { CommandEntry } from './CommandEntry';
 import { useCommandCatalog } from './useCommandCatalog';
 import styles from './reference.module.css';

@@ -1,5 +1,5 @@
 /** The parameters of one command: name, types, required flag, default and description (stacked: fits a sidebar). */
-import type { ParameterDoc } from './command-catalog';
+import type { ParameterDoc } from '../../../shared/commands/schema-catalog';
 import styles from './reference.module.css';
 
 function shown(value: unknown): string {

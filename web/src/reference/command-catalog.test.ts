@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { generatePipelineSchema } from '../../../shared/commands';
 import type { CommandContract } from '../../../shared/commands';
-import { commandCatalog, searchCommands } from './command-catalog';
+import { commandCatalog, searchCommands } from '../../../shared/commands/schema-catalog';
 import { commandSnippet } from './command-snippet';
 
 const contracts: CommandContract[] = [

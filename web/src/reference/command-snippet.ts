@@ -1,5 +1,5 @@
 /** The YAML step that "Insert into editor" adds: the command with its required parameters to fill in. */
-import type { CommandDoc, ParameterDoc } from './command-catalog';
+import type { CommandDoc, ParameterDoc } from '../../../shared/commands/schema-catalog';
 
 function placeholder(param: ParameterDoc): string {
   if (param.default !== undefined) return JSON.stringify(param.default);

@@ -1,7 +1,7 @@
 /** The command catalogue from the public pipeline schema, fetched once and shared (the editor asks for it too). */
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { commandCatalog, type CommandDoc } from './command-catalog';
+import { commandCatalog, type CommandDoc } from '../../../shared/commands/schema-catalog';
 
 export const PIPELINE_SCHEMA_PATH = '/api/v3/command:pipe.schema.v7';
 

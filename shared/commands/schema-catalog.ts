@@ -1,8 +1,9 @@
 /**
- * Turns the pipeline schema (`pipe.schema.v7`) into the reference's catalogue: one entry per command (aliases
- * folded into it), its parameters with types, defaults and required flags, the common ones set apart.
+ * Turns the pipeline schema (`pipe.schema.v7`) into a catalogue of its commands, read by the workbench's
+ * reference and by `pi commands`: one entry per command (aliases folded into it), its parameters with types,
+ * defaults and required flags, the common ones set apart.
  */
-import { COMMON_PARAMETER_NAMES } from '../../../shared/commands/common-parameters';
+import { COMMON_PARAMETER_NAMES } from './common-parameters';
 
 export interface ParameterDoc {
   name: string;
