@@ -11,6 +11,7 @@ import httpBench from './http.bench';
 import pelBench from './pel.bench';
 import propertyBench from './property.bench';
 import scriptHttpBench from './script-http.bench';
+import throughputBench from './throughput.bench';
 import { PROJECT_ROOT } from './support/project-root';
 import workbenchBench from './workbench/workbench.bench';
 
@@ -20,6 +21,7 @@ const BENCHMARKS: Record<string, (report: BenchReport) => Promise<void>> = {
   pel: pelBench,
   property: propertyBench,
   'script-http': scriptHttpBench,
+  throughput: throughputBench,
   workbench: workbenchBench,
 };
 
