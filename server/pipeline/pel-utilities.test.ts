@@ -85,10 +85,11 @@ describe('@property as two users', () => {
     expect(r.text).toBe('4711');
   });
 
-  it('refuses writes from an expression, and says who may not write', async () => {
+  it('refuses a write from an expression as property.put would, and says who may not write', async () => {
     const r = await run(alice, `#{@property.updateValue('${secret}', 'x')}`);
-    expect(r.status).toBe(400);
-    expect(r.text).toContain('you may not write');
+    expect(r.status).toBe(403);
+    expect(r.text).toContain('FORBIDDEN');
+    expect(r.text).toContain('You may not change');
   });
 });
 

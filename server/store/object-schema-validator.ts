@@ -91,6 +91,13 @@ export class ObjectSchemaValidator {
     readSchema: (schemaKey: string) => Promise<Property | undefined>,
   ): Promise<void> {
     const objectKey = objectKeyOf(key);
+    const schema = objectKey?.kind === 'instance' ? await readSchema(objectKey.schemaKey) : undefined;
+    this.checkAgainst(key, value, type, schema);
+  }
+
+  /** `check` with the instance's schema property already read (undefined: none, or not an instance). */
+  checkAgainst(key: string, value: string | null, type: string, schema: Property | undefined): void {
+    const objectKey = objectKeyOf(key);
     if (!objectKey) return;
     if (objectKey.kind === 'schema') {
       compileSchema(value, key);
@@ -99,7 +106,6 @@ export class ObjectSchemaValidator {
     if (!isJsonType(type))
       throw invalidValue(`An object instance is JSON: its type must be application/json, not '${type}'.`);
     const instance = parseJson(value, `instance '${key}'`);
-    const schema = await readSchema(objectKey.schemaKey);
     if (!schema) return;
     const validate = this.compiled(schema);
     if (!validate(instance)) {

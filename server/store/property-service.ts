@@ -23,6 +23,14 @@ import type { EventBus } from '../events/event-bus';
 import { ObjectSchemaValidator } from './object-schema-validator';
 import { PropertyAccess } from './property-access';
 import { PropertyAttachmentService } from './property-attachment-service';
+import {
+  isSyncPropertyStore,
+  read,
+  runAsync,
+  runSync,
+  update,
+  type WriteSteps,
+} from './property-write-steps';
 
 export interface PropertyServiceOptions {
   store: PropertyStore;
@@ -222,16 +230,38 @@ export class PropertyService {
 
   /** Sets the value of an existing property (PROPERTY_NOT_FOUND; CONFLICT when `version` is not current). */
   async put(principal: Principal | null, input: PutPropertyInput): Promise<Property> {
+    return runAsync(this.putSteps(principal, input), this.store);
+  }
+
+  /** True when `putSync` works: the store reads and writes synchronously (SQLite; not a network database). */
+  get canWriteSync(): boolean {
+    return isSyncPropertyStore(this.store);
+  }
+
+  /**
+   * `put` at once, for `@property.updateValue` (expressions evaluate synchronously): the same rules, on a
+   * store that reads and writes synchronously (see `isSyncPropertyStore`).
+   */
+  putSync(principal: Principal | null, input: PutPropertyInput): Property {
+    // Callers ask `canWriteSync` first; reaching this is a bug (INTERNAL), not bad input.
+    if (!isSyncPropertyStore(this.store)) throw new Error('putSync needs a store that writes synchronously');
+    return runSync(this.putSteps(principal, input), this.store);
+  }
+
+  /** The rules of `put`, once for both ways of running them. */
+  private *putSteps(principal: Principal | null, input: PutPropertyInput): WriteSteps<Property> {
     const key = normalizePropertyKey(input.key);
     this.access.assertWrite(principal, key);
     const stored = storedForm(key, input.value === undefined ? null : input.value, input.type);
     checkSize(this.maxValueLength, stored.value);
-    if (objectKeyOf(key)) {
-      const current = await this.store.get(key);
+    const objectKey = objectKeyOf(key);
+    if (objectKey) {
+      const current = yield* read(key);
       if (!current) throw notFound(key);
-      await this.validate(key, stored.value ?? null, stored.type ?? current.type);
+      const schema = objectKey.kind === 'instance' ? yield* read(objectKey.schemaKey) : undefined;
+      this.validator.checkAgainst(key, stored.value ?? null, stored.type ?? current.type, schema);
     }
-    const { property, changes } = await this.store.update(key, stored, {
+    const { property, changes } = yield* update(key, stored, {
       expectedVersion: input.version,
       actor: principal?.uuid ?? null,
     });

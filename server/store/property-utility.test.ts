@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Principal } from '../../shared/auth';
 import { BinaryContent } from '../../shared/values';
+import { PropertyService } from './property-service';
 import { createPropertyUtility } from './property-utility';
 import {
   createTestPropertyService,
@@ -69,6 +70,29 @@ describe('@property', () => {
     expect(p.get!('global/app/a/text')).toBeNull();
     expect(p.values!('global/app/a/*')).toEqual([]);
     expect(() => p.value!('global/app/a/text')).toThrow(/no property/);
+  });
+
+  it('writes through the service as property.put, and refuses what put refuses', async () => {
+    const write = createPropertyUtility(t.store, t.service.access, alice, t.service);
+    expect(write.updateValue!('global/app/a/text', 'hi')).toBe('hi');
+    expect(t.store.getSync('global/app/a/text')).toMatchObject({ value: 'hi', version: 2 });
+    expect(await errorCode(() => write.updateValue!('user/bob/secret', 'x'))).toBe('FORBIDDEN');
+    expect(await errorCode(() => write.updateValue!('global/app/a/none', 'x'))).toBe('PROPERTY_NOT_FOUND');
+    const carolWrites = createPropertyUtility(t.store, t.service.access, carol, t.service);
+    expect(await errorCode(() => carolWrites.updateValue!('global/app/a/text', 'x'))).toBe('FORBIDDEN');
+    expect(t.store.getSync('global/app/a/text')).toMatchObject({ value: 'hi', version: 2 });
+    expect(t.store.getSync('user/bob/secret')).toMatchObject({ value: 'bob only', version: 1 });
+  });
+
+  it('keeps put’s size limit, and cannot write without a writer', async () => {
+    const small = new PropertyService({ store: t.store, events: t.events, maxValueLength: 8 });
+    const write = createPropertyUtility(t.store, small.access, alice, small);
+    expect(await errorCode(() => write.updateValue!('global/app/a/text', 'nine char'))).toBe(
+      'PAYLOAD_TOO_LARGE',
+    );
+    expect(write.updateValue!('global/app/a/text', 'eight ch')).toBe('eight ch');
+    expect(() => utility().updateValue!('global/app/a/text', 'x')).toThrow(/cannot write/);
+    expect(t.store.getSync('global/app/a/text')?.value).toBe('eight ch');
   });
 
   it('refuses hostile keys', async () => {

@@ -1,10 +1,12 @@
 /**
  * The server side of the `@property` PEL utility: the shared spec (shared/pel) over the synchronous store, as
  * the principal the pipeline runs as, with the same two checks the property commands make: the command's
- * permission (`CAN_PIPE_property.value.get` for value/lazy/exists' reads, `property.get`, `property.list`)
- * and the folder rules. A key the principal may not read answers like a missing one, never with its value.
+ * permission (`CAN_PIPE_property.value.get` for value/lazy/exists' reads, `property.get`, `property.list`,
+ * `property.put` for `updateValue`) and the folder rules. A key the principal may not read answers like a
+ * missing one, never with its value; a write it may not make fails as `property.put` would.
  */
 import { type Principal, hasPermission } from '../../shared/auth';
+import { PipeworkError } from '../../shared/errors';
 import {
   createPropertyUtility as createSharedPropertyUtility,
   type PelUtility,
@@ -18,6 +20,7 @@ import {
   type SyncPropertyReader,
 } from '../../shared/property';
 import type { PropertyAccess } from './property-access';
+import type { PropertyService } from './property-service';
 
 /** Most values `@property.values(pattern)` returns. */
 export const MAX_UTILITY_VALUES = 10_000;
@@ -40,10 +43,33 @@ export function propertyReaderFor(
   };
 }
 
+/**
+ * The runner's refusal of a step the principal may not run (server/pipeline/authorize-command.ts), for a
+ * command's work done from an expression.
+ */
+function assertMayRun(principal: Principal | null, command: string): void {
+  if (!principal)
+    throw new PipeworkError('UNAUTHENTICATED', `Command '${command}' needs an authenticated caller.`);
+  const permission = `CAN_PIPE_${command}`;
+  if (!hasPermission(principal, permission)) {
+    throw new PipeworkError('FORBIDDEN', `You lack the permission ${permission} to run '${command}'.`, {
+      commandName: command,
+      permission,
+    });
+  }
+}
+
+/**
+ * `@property` as the principal. With a `writer` (the property service over a synchronous store),
+ * `updateValue(key, value)` is `property.put` with that key and value: the command's permission, then put's
+ * own rules (folder rights, key, type and size rules, object schemas, the version, `property.changed`); it
+ * answers the value as stored, read back as `value(key)` would.
+ */
 export function createPropertyUtility(
   reader: SyncPropertyReader,
   access: PropertyAccess,
   principal: Principal | null,
+  writer?: Pick<PropertyService, 'putSync'>,
 ): PelUtility {
   const read = propertyReaderFor(reader, access, principal);
   return createSharedPropertyUtility({
@@ -66,15 +92,10 @@ export function createPropertyUtility(
         })
         .map((p) => decodePropertyValue(p));
     },
-    updateValue: (key) => {
-      // The write path (schemas, events) is asynchronous and expressions are not: the check runs, the
-      // write is the property.put command's.
-      const normalized = normalizePropertyKey(key);
-      if (!mayRun(principal, 'property.put') || !access.canWrite(principal, normalized))
-        throw utilityError(`updateValue: you may not write '${normalized}'`);
-      throw utilityError(
-        `updateValue: properties are written by the property.put command, not inside an expression ('${normalized}')`,
-      );
+    updateValue: (key, value) => {
+      if (!writer) throw utilityError('updateValue: this property store cannot write inside an expression');
+      assertMayRun(principal, 'property.put');
+      return decodePropertyValue(writer.putSync(principal, { key, value }));
     },
   });
 }
@@ -82,11 +103,13 @@ export function createPropertyUtility(
 /** The factory shape of `registerUtilityFactory` (server/pipeline/pel-utilities.ts): `@property` when the store reads synchronously. */
 export function propertyUtilityFactory(
   principal: Principal | null,
-  services: { properties: { store: unknown; access: PropertyAccess } },
+  services: { properties: PropertyService },
 ): { property?: PelUtility } {
-  const store = services.properties.store as Partial<SyncPropertyReader>;
+  const { properties } = services;
+  const store = properties.store as Partial<SyncPropertyReader>;
   if (typeof store.getSync !== 'function' || typeof store.listSync !== 'function') return {};
+  const writer = properties.canWriteSync ? properties : undefined;
   return {
-    property: createPropertyUtility(store as SyncPropertyReader, services.properties.access, principal),
+    property: createPropertyUtility(store as SyncPropertyReader, properties.access, principal, writer),
   };
 }

@@ -22,6 +22,7 @@ import {
   type SaveOptions,
   type SaveResult,
   type SyncPropertyReader,
+  type SyncPropertyWriter,
   type UpdateOptions,
   type UpdateResult,
   type WriteOptions,
@@ -58,7 +59,7 @@ function notFound(key: string): PipeworkError {
   return new PipeworkError('PROPERTY_NOT_FOUND', `Property '${key}' does not exist.`, { key });
 }
 
-export class SqlitePropertyStore implements PropertyStore, SyncPropertyReader {
+export class SqlitePropertyStore implements PropertyStore, SyncPropertyReader, SyncPropertyWriter {
   readonly attachments: SqliteAttachmentStore;
   private readonly clock: () => number;
   private readonly stmt;
@@ -180,6 +181,12 @@ export class SqlitePropertyStore implements PropertyStore, SyncPropertyReader {
     return childrenOf(this.db, base, scope, this.clock());
   }
 
+  // ---- the synchronous write (also behind the async interface) ----
+
+  updateSync(key: string, patch: PropertyPatch, options: UpdateOptions = {}): UpdateResult {
+    return this.tx.update.immediate(normalizePropertyKey(key), patch, options);
+  }
+
   // ---- the asynchronous contract ----
 
   async get(key: string): Promise<Property | undefined> {
@@ -198,7 +205,7 @@ export class SqlitePropertyStore implements PropertyStore, SyncPropertyReader {
     return this.tx.save.immediate(input, options);
   }
   async update(key: string, patch: PropertyPatch, options: UpdateOptions = {}): Promise<UpdateResult> {
-    return this.tx.update.immediate(normalizePropertyKey(key), patch, options);
+    return this.updateSync(key, patch, options);
   }
   async delete(key: string, _options: WriteOptions = {}): Promise<PropertyChange | undefined> {
     return this.tx.delete.immediate(normalizePropertyKey(key));

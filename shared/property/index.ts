@@ -56,6 +56,7 @@ export type {
   PropertyStore,
   PropertyQuery,
   SyncPropertyReader,
+  SyncPropertyWriter,
   AttachmentStore,
   AttachmentPutOptions,
   AttachmentWriteOptions,

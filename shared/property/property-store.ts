@@ -107,6 +107,14 @@ export interface SyncPropertyReader {
   listSync(query: PropertyQuery): Property[];
 }
 
+/**
+ * The synchronous write `@property.updateValue` needs: the same transaction as `update`, answered at once.
+ * Stores that can only write asynchronously leave it out, and the utility cannot write.
+ */
+export interface SyncPropertyWriter {
+  updateSync(key: string, patch: PropertyPatch, options?: UpdateOptions): UpdateResult;
+}
+
 export interface AttachmentPutOptions {
   contentType?: string;
   /** Replaces all chunks with this one; when absent the chunks stay as they are. */

@@ -5,6 +5,7 @@ import { createIamUtility, createPropertyUtility, createUriUtilities } from '../
 const properties: Record<string, unknown> = {
   'global/app/demo/config/app': { emails: ['a@example.com', 'b@example.com'], recipient: 'ops@example.com' },
   'global/app/demo/text': 'hello',
+  'global/app/scratch/value': 'v0',
 };
 
 const users: Record<string, unknown>[] = [
@@ -38,8 +39,10 @@ export const serverFixtures: PelUtilities = {
         .filter((k) => k.startsWith(pattern.replace(/\*+$/, '')))
         .sort()
         .map((k) => properties[k]),
+    // As property.put: only existing properties, and here only those of the scratch app.
     updateValue: (key, value) => {
-      if (!key.startsWith('global/app/demo/scratch')) throw new Error(`you may not write '${key}'`);
+      if (!key.startsWith('global/app/scratch/')) throw new Error(`you may not write '${key}'`);
+      if (!Object.hasOwn(properties, key)) throw new Error(`no property '${key}'`);
       properties[key] = value;
       return value;
     },

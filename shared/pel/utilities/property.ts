@@ -15,7 +15,7 @@ export interface PelPropertyReader {
   get?(key: string): unknown;
   /** The values of the readable properties whose keys match a pattern (`*`, `**`), in key order. */
   values?(pattern: string): unknown[];
-  /** Writes a property's value (creating it) when the caller may; returns the value written. */
+  /** Sets the value of an existing property as `property.put` does, when the caller may; returns the value stored. */
   updateValue?(key: string, value: unknown): unknown;
 }
 
@@ -75,7 +75,7 @@ export function propertySpec(reader: PelPropertyReader): UtilitySpec {
       },
       updateValue: {
         signature: 'updateValue(key, value)',
-        doc: 'Writes the value of a property (creating it), when you may write it; returns the value.',
+        doc: 'Sets the value of an existing property, as property.put does (its permission and checks, the version goes up, property.changed); returns the value as stored.',
         fn: (...a) => {
           const key = text('updateValue', a, 0);
           return reader.updateValue ? reader.updateValue(key, a[1] ?? null) : unavailable('updateValue');
