@@ -1,9 +1,10 @@
 /** Endpoint 4: `POST /api/v3/pipeline` runs a pipeline sent as YAML, JSON or a one-line URI. */
 import type { RequestHandler } from 'express';
 import { PipeworkError } from '../../shared/errors';
-import { parsePipeline, pipelineKindFromContentType } from '../../shared/pipeline';
+import { pipelineKindFromContentType } from '../../shared/pipeline';
 import type { ServerServices } from '../services';
 import { executePipeline } from '../pipeline/execute-pipeline';
+import { parsePipelineCached } from '../pipeline/parsed-pipelines';
 import { readBody } from './read-body';
 import { clientGone, requestScope } from './request-scope';
 import { sendResult } from './send-result';
@@ -19,7 +20,7 @@ export function pipelineHandler(services: ServerServices): RequestHandler {
         );
       }
       const text = (await readBody(req, services.config.limits.pipelineBodyBytes)).toString('utf8');
-      const script = parsePipeline(text, kind);
+      const script = parsePipelineCached(text, kind);
       const trace = req.query.trace === 'true' || req.query.trace === '';
       const result = await executePipeline(services, script, {
         principal: res.locals.principal,

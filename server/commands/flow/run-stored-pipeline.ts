@@ -6,7 +6,8 @@
 import type { CommandContext } from '../../../shared/commands';
 import { PipeworkError, isPipeworkError } from '../../../shared/errors';
 import { containsExpression } from '../../../shared/pel';
-import { parsePipeline, type PipelineScript } from '../../../shared/pipeline';
+import type { PipelineScript } from '../../../shared/pipeline';
+import { parsePipelineCached } from '../../pipeline/parsed-pipelines';
 import { isJsonType } from '../../../shared/property';
 import type { Cancellation } from '../../../shared/runner';
 import { executePipeline } from '../../pipeline/execute-pipeline';
@@ -64,7 +65,7 @@ async function loadScript(
     );
   }
   try {
-    return parsePipeline(property.value ?? '', isJsonType(type) ? 'json' : 'yaml');
+    return parsePipelineCached(property.value ?? '', isJsonType(type) ? 'json' : 'yaml');
   } catch (error) {
     if (!isPipeworkError(error)) throw error;
     throw new PipeworkError(

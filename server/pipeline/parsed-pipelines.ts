@@ -1,0 +1,29 @@
+/**
+ * Parsed pipeline scripts by their text. Parsing YAML is most of what a small pipeline run costs, and clients
+ * send the same texts again and again; the cache hands every run a script of its own body (the runner puts the
+ * body into the run's scope, where steps may change it), and shares the rest, which runs only read.
+ */
+import { LruCache } from '../../shared/pel/cache';
+import { parsePipeline, type PipelineScript, type PipelineSourceKind } from '../../shared/pipeline';
+
+/** How many parsed texts are kept, and how many characters of text they may add up to. */
+export const PARSED_PIPELINE_CACHE = { entries: 1000, characters: 4_000_000 } as const;
+
+const parsed = new LruCache<PipelineScript>(PARSED_PIPELINE_CACHE.entries, PARSED_PIPELINE_CACHE.characters);
+
+/** A run's own copy of the cached script: the body is copied when it can be changed. */
+function forOneRun(script: PipelineScript): PipelineScript {
+  const body = script.body;
+  return body !== null && typeof body === 'object' ? { ...script, body: structuredClone(body) } : script;
+}
+
+/** Parses `text` once (errors are not kept: they are thrown again for each call); see the file comment. */
+export function parsePipelineCached(text: string, kind: PipelineSourceKind): PipelineScript {
+  const key = `${kind}:${text}`;
+  let script = parsed.get(key);
+  if (!script) {
+    script = parsePipeline(text, kind);
+    parsed.set(key, script, text.length);
+  }
+  return forOneRun(script);
+}
