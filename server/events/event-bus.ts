@@ -5,6 +5,7 @@
  */
 import type { Logger } from '../logging/logger';
 import { currentEventDepth } from './event-context';
+import { payloadWithPaths } from './property-event-shape';
 
 /** An event as listeners see it; `{eventKey, payload}` is its public JSON form. */
 export interface PipeworkEvent {
@@ -105,7 +106,10 @@ export class EventBus {
   }
 }
 
-/** The public JSON form of an event, as SSE clients and event.listen pipelines receive it. */
+/**
+ * The public JSON form of an event, as SSE clients receive it (and event.listen pipelines as `payload`):
+ * property sides also carry `path`, the real product's name for the key.
+ */
 export function eventJson(event: PipeworkEvent): { eventKey: string; payload: unknown; timestamp: number } {
-  return { eventKey: event.eventKey, payload: event.payload, timestamp: event.timestamp };
+  return { eventKey: event.eventKey, payload: payloadWithPaths(event.payload), timestamp: event.timestamp };
 }

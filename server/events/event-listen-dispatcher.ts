@@ -11,6 +11,7 @@ import type { Logger } from '../logging/logger';
 import type { PropertyService } from '../store/property-service';
 import type { PipeworkEvent } from './event-bus';
 import { runAtEventDepth } from './event-context';
+import { asProductProperty, payloadWithPaths } from './property-event-shape';
 
 /** One stored pipeline that listens for an event. */
 export interface EventListenerRegistration {
@@ -35,14 +36,20 @@ export interface EventListenDispatcherOptions {
   maxQueued?: number;
 }
 
-/** The body an event.listen pipeline receives: the event, with `origin` and `target` also at the top. */
+/**
+ * The body an event.listen pipeline receives: the event (`payload` as SSE clients see it), with `origin` and
+ * `target` also at the top in the real product's shape: `path` beside `key`, and a JSON value parsed.
+ */
 export function eventBody(event: PipeworkEvent): Record<string, unknown> {
-  const payload = structuredClone(event.payload) as { origin?: unknown; target?: unknown } | null;
+  const payload = payloadWithPaths(structuredClone(event.payload)) as {
+    origin?: unknown;
+    target?: unknown;
+  } | null;
   return {
     eventKey: event.eventKey,
     payload,
-    origin: payload?.origin ?? null,
-    target: payload?.target ?? null,
+    origin: asProductProperty(payload?.origin ?? null),
+    target: asProductProperty(payload?.target ?? null),
     timestamp: event.timestamp,
   };
 }

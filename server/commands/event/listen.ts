@@ -12,7 +12,9 @@ export const eventListen = defineCommand<ServerServices>(
       'Runs the stored pipeline it starts whenever an event with this key (and matching filter) occurs.',
     description:
       'Put it first in a pipeline stored as a property under <app>/pipeline/<name>. The pipeline then runs as the ' +
-      'user who stored it, with the event as its body: {eventKey, payload: {origin, target}, origin, target}. ' +
+      'user who stored it, with the event as its body: {eventKey, payload: {origin, target}, origin, target}; ' +
+      'each property side has `path` (the key, as the real product names it) and the top-level origin and target ' +
+      'carry a JSON value parsed. ' +
       "`filter` is an expression over that body, e.g. #{body.target.key.contains('/instance/')}. " +
       'When the pipeline runs, this step passes the body on unchanged.',
     parameters: {
