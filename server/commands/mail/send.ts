@@ -6,6 +6,7 @@ import { isBinaryContent } from '../../../shared/values';
 import { addressList, headerText, type MailAddress } from '../../mail';
 import type { ServerServices } from '../../services';
 import { attachmentsOf } from './mail-attachments';
+import { modelOf, renderTemplate, templateOf } from './mail-template';
 
 const ADDRESSES = (what: string): JsonSchema => ({
   type: ['string', 'array'],
@@ -43,6 +44,9 @@ export const mailSend = defineCommand<ServerServices>(
       'Attachments are drive paths (reports/a.pdf, uri:drive:reports/a.pdf; comma-separated or a list) or files ' +
       'given as an expression (#{body}); without the parameter a file in the body is attached. Line breaks in ' +
       'header values and malformed addresses are refused (PARAM_INVALID); a failing SMTP server is UPSTREAM_FAILED. ' +
+      'A message or subject given as uri:property:<key> is a template, read with your permissions and rendered ' +
+      'with `model` in scope: #{model.field} (PEL) and ${field} / ${model.field}; FreeMarker directives (<#...>) ' +
+      'are refused (PARAM_INVALID). ' +
       'Answers {messageId, accepted, rejected} (and outbox, the file name, for the outbox).',
     parameters: {
       to: ADDRESSES('Recipients'),
@@ -60,6 +64,12 @@ export const mailSend = defineCommand<ServerServices>(
         description: 'Sends the message as HTML (true) or text (false); guessed when absent.',
       },
       replyTo: { type: 'string', description: 'The Reply-To address.' },
+      model: {
+        type: ['string', 'number', 'boolean', 'object', 'array', 'null'],
+        description:
+          'The optional model to be used in case subject and/or message point to a template: a value, or ' +
+          'uri:property:<key> / uri:drive:<path> (read with your permissions; JSON is parsed).',
+      },
       attachments: {
         type: ['string', 'array', 'object'],
         description:
@@ -92,8 +102,18 @@ export const mailSend = defineCommand<ServerServices>(
       throw new PipeworkError('PARAM_INVALID', 'mail.send takes one sender address.', { parameter: 'from' });
     const fromName = headerText(ctx.params.fromName, 'fromName') ?? (from[0]!.name || config.fromName);
     const replyTo = addressList(ctx.params.replyTo, 'replyTo');
-    const subject = headerText(ctx.params.subject, 'subject') ?? '';
-    const message = messageOf(ctx);
+    const messageTemplate = await templateOf(ctx, 'message');
+    const subjectTemplate = await templateOf(ctx, 'subject');
+    const model = messageTemplate !== undefined || subjectTemplate !== undefined ? await modelOf(ctx) : null;
+    const subject =
+      headerText(
+        subjectTemplate !== undefined
+          ? renderTemplate(ctx, subjectTemplate, model, 'subject').trim()
+          : ctx.params.subject,
+        'subject',
+      ) ?? '';
+    const message =
+      messageTemplate !== undefined ? renderTemplate(ctx, messageTemplate, model, 'message') : messageOf(ctx);
     const mail: Mail.Options = {
       from: fromName ? { name: fromName, address: from[0]!.address } : from[0]!.address,
       to: to.map(asMailbox),
