@@ -3,9 +3,9 @@
  * for how paths name them). Every operation checks the caller may use the root and that the path stays in
  * it on disk; writes are atomic.
  */
-import { createReadStream, type Stats } from 'node:fs';
+import { createReadStream, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { cp, lstat, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, sep } from 'node:path';
 import { detectMimeType } from 'nodemailer/lib/mime-funcs/mime-types';
 import type { Principal } from '../../shared/auth';
 import { PipeworkError } from '../../shared/errors';
@@ -162,6 +162,39 @@ export class DriveService {
     } finally {
       await handle.close();
     }
+  }
+
+  /**
+   * The whole file, read synchronously (for PEL's `uri:drive:`, which cannot wait): undefined when there is
+   * no such file or it leads out of its root; FORBIDDEN for another user's folder; PAYLOAD_TOO_LARGE past `limit`.
+   */
+  readSync(principal: Principal | null, path: string, limit: number): BinaryContent | undefined {
+    const drivePath = parseDrivePath(principal, path);
+    if (drivePath.segments.length === 0) return undefined;
+    const rootDir = this.files.rootDir(drivePath.root);
+    let real: string;
+    let realRoot: string;
+    try {
+      realRoot = realpathSync(rootDir);
+      real = realpathSync(join(rootDir, ...drivePath.segments));
+    } catch {
+      return undefined;
+    }
+    if (!real.startsWith(realRoot + sep)) return undefined;
+    const stats = statSync(real);
+    if (!stats.isFile()) return undefined;
+    if (stats.size > limit)
+      throw new PipeworkError(
+        'PAYLOAD_TOO_LARGE',
+        `'${drivePath.display}' has ${stats.size} bytes, more than a pipeline body may hold (${limit}).`,
+        { limit, length: stats.size },
+      );
+    const name = basename(real);
+    return new BinaryContent(
+      new Uint8Array(readFileSync(real)),
+      mimeTypeOf(name),
+      basename(drivePath.display),
+    );
   }
 
   /** The entries of a folder, by name; links that lead out of the root are left out. */

@@ -133,6 +133,7 @@ describe('@instance and uri:drive:', () => {
   });
 
   it('refuses uri:drive: until the drive plugs in its resolver, then serves it', async () => {
+    registerDriveUriResolver(null); // the drive's own resolver is registered by default (drive-uri-resolver.test.ts)
     const before = await run(alice, "#{@resolve.uri('uri:drive:docs/a.txt')}");
     expect(before.status).toBe(400);
     expect(before.text).toContain("it needs the server's drive");

@@ -8,6 +8,7 @@ import type { PelUtilities } from '../../shared/pel';
 import { type PelUriResolver, createUriUtilities } from '../../shared/pel/utilities';
 import { decodePropertyValue, type SyncPropertyReader } from '../../shared/property';
 import { iamLookupsFor } from '../iam/iam-utility';
+import { driveUriResolver } from '../drive/drive-uri-resolver';
 import type { ServerServices } from '../services';
 import { propertyReaderFor } from '../store/property-utility';
 
@@ -17,7 +18,7 @@ export type DriveUriResolverFactory = (
   services: ServerServices,
 ) => (path: string) => unknown;
 
-let driveResolver: DriveUriResolverFactory | null = null;
+let driveResolver: DriveUriResolverFactory | null = driveUriResolver;
 
 /** The drive plugs its `uri:drive:` resolver in here, once at start-up; until then `uri:drive:` is refused. */
 export function registerDriveUriResolver(factory: DriveUriResolverFactory | null): void {

@@ -9,6 +9,7 @@ import type { CommandContext } from '../../../shared/commands';
 import { PipeworkError } from '../../../shared/errors';
 import { decodePropertyValue } from '../../../shared/property';
 import { isBinaryContent } from '../../../shared/values';
+import { PEL_DRIVE_LIMIT } from '../../drive/drive-uri-resolver';
 import type { ServerServices } from '../../services';
 
 type MailContext = CommandContext<ServerServices>;
@@ -52,7 +53,7 @@ export async function modelOf(ctx: MailContext): Promise<unknown> {
     return parsedIfJson(await propertyValue(ctx, reference.replace(PROPERTY_URI, '')));
   if (DRIVE_URI.test(reference)) {
     const path = reference.replace(DRIVE_URI, '');
-    return parsedIfJson(await ctx.services.drive.read(ctx.principal, path, ctx.services.drive.maxFileBytes));
+    return parsedIfJson(await ctx.services.drive.read(ctx.principal, path, PEL_DRIVE_LIMIT));
   }
   return parsedIfJson(model);
 }
