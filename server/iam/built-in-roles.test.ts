@@ -1,4 +1,4 @@
-// ROLE_DEVELOPER covers the commands an app developer needs, and still not the IAM writes (admin-only).
+// ROLE_DEVELOPER covers the commands an app developer needs, and still not the IAM writes or the mail outbox.
 import { describe, expect, it } from 'vitest';
 import { ROLE_DEVELOPER, hasPermission } from '../../shared/auth';
 import { serverCommands } from '../commands';
@@ -19,8 +19,6 @@ const DEVELOPER_COMMANDS = [
   'drive.save',
   'drive.read',
   'mail.send',
-  'mail.outbox.list',
-  'mail.outbox.read',
   'pdf.create',
   'pdf.stamp',
   'cache.put',
@@ -42,10 +40,13 @@ const ADMIN_ONLY = [
   'iam.group.create',
   'iam.tenant.create',
   'iam.run.as',
+  // The outbox holds every user's mail (rendered with each sender's permissions): the admin's to read.
+  'mail.outbox.list',
+  'mail.outbox.read',
 ];
 
 describe('ROLE_DEVELOPER', () => {
-  it('may run the commands apps are built with, and no IAM writes', async () => {
+  it('may run the commands apps are built with, and no IAM writes or outbox reads', async () => {
     const { iam } = createTestIam();
     const dev = await iam.createUser({ username: 'dev', password: 'pw', roles: [ROLE_DEVELOPER] });
     const registered = new Set(serverCommands.map((c) => c.contract.name));

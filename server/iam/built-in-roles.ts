@@ -48,7 +48,7 @@ const DEVELOPER_PERMISSIONS = [
   'CAN_PIPE_drive.*',
   'CAN_PIPE_cache.*',
   'CAN_PIPE_pdf.*',
-  'CAN_PIPE_mail.*',
+  'CAN_PIPE_mail.send',
   'CAN_PIPE_sql.query',
   'CAN_PIPE_barcode.*',
   'CAN_PIPE_switch',
