@@ -120,9 +120,12 @@ describe.skipIf(!present)('corpus apps run from their property.created event', (
     ),
     ...['accessrequestform', 'equipmentrequestform'].map((form): [string, string, () => boolean] => [
       `global/app/itsupport/pipeline/${form}-submit.pi.yaml`,
-      'renders its mail from a template property with a `model` parameter, which mail.send does not have ' +
-        '(mail.send itself writes to the outbox without SMTP)',
-      () => !('model' in (byName.get('mail.send')?.parameters ?? {})),
+      'renders its mail from the template property global/app/itsupport/template/' +
+        `${form}-message, which the corpus does not hold (the real product installs it); mail.send with ` +
+        '`model` and the template itself are tested in server/commands/mail/mail-corpus.test.ts',
+      () =>
+        !existsSync(resolve(corpus, `global/app/itsupport/template/${form}-message.json`)) &&
+        !existsSync(resolve(corpus, `global/app/itsupport/template/${form}-message`)),
     ]),
   ];
   it.each(CANNOT_RUN)('%s cannot run yet: %s', (file, _reason, stillMissing) => {
