@@ -1,0 +1,113 @@
+/**
+ * Wildcard listings and tree levels on PostgreSQL: the shared `scanRanges` turn a pattern and scope into key
+ * ranges, each read with an index range scan (paged when a limit can stop it early); tree levels use the
+ * same skip scan as SQLite (`../sqlite-children-page.ts`): one index seek per child.
+ */
+import {
+  compileKeyPattern,
+  prefixUpperBound,
+  scanRanges,
+  type KeyScope,
+  type PropertyQuery,
+} from '../../../shared/property';
+import { first, pgLive, rangeStatement, rows, type Queryable } from './postgres-rows';
+
+/** Rows read per round trip when a limit may stop the scan early. */
+const PAGE_ROWS = 500;
+
+/** Live rows (the given columns, which include `key`) matching the query, in key order. */
+export async function scanQuery<T extends { key: string }>(
+  db: Queryable,
+  query: PropertyQuery,
+  now: number,
+  columns: string,
+): Promise<T[]> {
+  const pattern = typeof query.pattern === 'string' ? compileKeyPattern(query.pattern) : query.pattern;
+  const filter = query.filter;
+  const accepts = (key: string) => pattern.matches(key) && (filter === undefined || filter(key));
+  const limit = query.limit ?? Infinity;
+  const out: T[] = [];
+  for (const range of scanRanges(pattern, query.scope ?? 'all')) {
+    if (out.length >= limit) break;
+    if ('exact' in range) {
+      const sql = `SELECT ${columns} FROM property WHERE key = $1 AND ${pgLive(2)}`;
+      const row = await first<T>(db, sql, [range.exact, now]);
+      if (row && accepts(row.key)) out.push(row);
+      continue;
+    }
+    const page = limit === Infinity ? undefined : PAGE_ROWS;
+    let cursor = { from: range.from, inclusive: true, to: range.to };
+    for (;;) {
+      const { sql, params } = rangeStatement(columns, cursor, now, page);
+      const got = await rows<T>(db, sql, params);
+      for (const row of got) {
+        if (accepts(row.key)) out.push(row);
+        if (out.length >= limit) break;
+      }
+      if (page === undefined || got.length < page || out.length >= limit) break;
+      cursor = { from: got.at(-1)!.key, inclusive: false, to: range.to };
+    }
+  }
+  return out;
+}
+
+/** The first live key after `after` and before `before` (no bound when undefined). */
+async function seek(db: Queryable, after: string, before: string | undefined, now: number) {
+  const bound = before === undefined ? '' : ' AND key < $3';
+  const params = before === undefined ? [after, now] : [after, now, before];
+  const sql = `SELECT key FROM property WHERE key > $1 AND ${pgLive(2)}${bound} ORDER BY key LIMIT 1`;
+  return (await first<{ key: string }>(db, sql, params))?.key;
+}
+
+/** Where the scan resumes after a listed entry: past a sub-folder's whole content, or just past a key. */
+function resumeAfter(entry: string): string {
+  return entry.endsWith('/') ? `${entry}\x7f` : entry;
+}
+
+/** Every child of `base` (null: the top level), keys as they are, sub-folders ending in `/`, sorted. */
+async function allChildren(db: Queryable, base: string | null, now: number): Promise<string[]> {
+  const prefix = base === null ? '' : `${base}/`;
+  const upper = prefixUpperBound(prefix);
+  const children: string[] = [];
+  let cursor = prefix;
+  for (;;) {
+    const key = await seek(db, cursor, upper, now);
+    if (key === undefined) return children;
+    const slash = key.indexOf('/', prefix.length);
+    const child = slash < 0 ? key : `${key.slice(0, slash)}/`;
+    children.push(child);
+    cursor = resumeAfter(child);
+  }
+}
+
+/**
+ * Children of `base` visible within `scope`; above the reader's folders only the path down to them shows,
+ * and only when something live is inside them (the rules of `../sqlite-children.ts`).
+ */
+export async function childrenOf(
+  db: Queryable,
+  base: string | null,
+  scope: KeyScope,
+  now: number,
+): Promise<string[]> {
+  if (scope === 'all' || (base !== null && scope.some((f) => base === f || base.startsWith(`${f}/`)))) {
+    return allChildren(db, base, now);
+  }
+  const prefix = base === null ? '' : `${base}/`;
+  const found = new Set<string>();
+  for (const folder of scope) {
+    if (!folder.startsWith(prefix) || folder === prefix) continue;
+    const rest = folder.slice(prefix.length);
+    const slash = rest.indexOf('/');
+    const exactSql = `SELECT key FROM property WHERE key = $1 AND ${pgLive(2)}`;
+    const hasExact = (await first(db, exactSql, [folder, now])) !== undefined;
+    const hasInside = (await seek(db, `${folder}/`, prefixUpperBound(`${folder}/`), now)) !== undefined;
+    if (slash < 0) {
+      if (hasExact) found.add(folder);
+      if (hasInside) found.add(`${folder}/`);
+    } else if (hasExact || hasInside) {
+      found.add(`${prefix}${rest.slice(0, slash)}/`);
+    }
+  }
+  return [...found].sort();
+}

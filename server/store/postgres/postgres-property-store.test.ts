@@ -1,0 +1,130 @@
+// The PostgreSQL property store on a real throwaway cluster: the same contract suite as SQLite, the query
+// plan of a wildcard listing, and migrations started twice at once.
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compileKeyPattern, scanRanges } from '../../../shared/property';
+import { postgresMissingReason, startTestPostgres, type TestPostgres } from '../../testing/postgres';
+import { runPropertyStoreContract } from '../property-store.contract';
+import { POSTGRES_PROPERTY_MIGRATIONS, migratePostgres } from './postgres-migrations';
+import { PostgresPropertyStore } from './postgres-property-store';
+import { PG_PROPERTY_COLUMNS, rangeStatement } from './postgres-rows';
+
+const pgMissing = postgresMissingReason();
+if (pgMissing) console.warn(`PostgreSQL property store tests skipped: ${pgMissing}`);
+
+let postgres: TestPostgres | undefined;
+let schemas = 0;
+
+beforeAll(async () => {
+  if (!pgMissing) postgres = await startTestPostgres();
+}, 60_000);
+
+afterAll(() => {
+  postgres?.stop();
+});
+
+/** A pool on a fresh, empty schema of the throwaway cluster, and how to drop it. */
+async function freshSchema(): Promise<{ pool: pg.Pool; drop(): Promise<void> }> {
+  const schema = `test_${process.pid}_${++schemas}`;
+  const admin = new pg.Client(postgres!.url);
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  await admin.end();
+  const pool = new pg.Pool({ connectionString: postgres!.url, max: 4, options: `-c search_path=${schema}` });
+  return {
+    pool,
+    async drop() {
+      await pool.end();
+      const cleanup = new pg.Client(postgres!.url);
+      await cleanup.connect();
+      await cleanup.query(`DROP SCHEMA ${schema} CASCADE`);
+      await cleanup.end();
+    },
+  };
+}
+
+if (!pgMissing) {
+  runPropertyStoreContract('PostgreSQL', async (clock) => {
+    const { pool, drop } = await freshSchema();
+    const store = await PostgresPropertyStore.open(pool, { clock });
+    return { store, dispose: drop };
+  });
+}
+
+describe.skipIf(pgMissing !== undefined)('PostgresPropertyStore specifics', () => {
+  it('answers a wildcard listing among 10,000 rows with an index range scan on key, not a Seq Scan', async () => {
+    const { pool, drop } = await freshSchema();
+    try {
+      await PostgresPropertyStore.open(pool);
+      await pool.query(`INSERT INTO property (uuid, key, type, created)
+        SELECT 'u' || i, 'global/app/' || chr(97 + i % 26) || '/' || i, 'text/plain', 1
+        FROM generate_series(1, 10000) AS i`);
+      // VACUUM sets the visibility map, as autovacuum does on a live database, so key-only reads can skip the heap.
+      await pool.query('VACUUM ANALYZE property');
+      const ranges = scanRanges(compileKeyPattern('global/app/x/**'), 'all');
+      const range = ranges.find((r) => 'from' in r) as { from: string; to?: string };
+      expect(range).toEqual({ from: 'global/app/x/', to: 'global/app/x0' });
+      const explain = async (columns: string, limit?: number) => {
+        const { sql, params } = rangeStatement(columns, { ...range, inclusive: true }, 0, limit);
+        const plan = await pool.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${sql}`, params);
+        return plan.rows.map((r) => r['QUERY PLAN']).join('\n');
+      };
+      const plans = {
+        'list (whole range)': await explain(PG_PROPERTY_COLUMNS),
+        'list (a page of 500, when a limit applies)': await explain(PG_PROPERTY_COLUMNS, 500),
+        keys: await explain('key'),
+      };
+      for (const [what, plan] of Object.entries(plans)) {
+        console.log(`EXPLAIN ${what} of global/app/x/**:\n${plan}`);
+        // An index range scan on key: a B-tree (or bitmap) scan of property_key bounded on both sides.
+        expect(plan).toMatch(/(Index Only Scan|Index Scan|Bitmap Index Scan) (using|on) property_key/);
+        expect(plan).toMatch(
+          /Index Cond: \(\(key >= 'global\/app\/x\/'::text\) AND \(key < 'global\/app\/x0'::text\)\)/,
+        );
+        expect(plan).not.toMatch(/Seq Scan/);
+      }
+      // Key-only reads come straight off the index (it includes expires_at), in key order: no sort.
+      expect(plans.keys).toMatch(/Index Only Scan using property_key/);
+      expect(plans.keys).not.toMatch(/Sort/);
+      const store = await PostgresPropertyStore.open(pool);
+      const listed = await store.keys({ pattern: 'global/app/x/**' });
+      expect(listed).toHaveLength(384); // i % 26 === 23 for i in 1..10,000;
+      expect(listed).toEqual([...listed].sort());
+    } finally {
+      await drop();
+    }
+  }, 30_000);
+
+  it('migrates once when two instances start at once', async () => {
+    const { pool, drop } = await freshSchema();
+    const other = new pg.Pool({ connectionString: postgres!.url, max: 2, options: pool.options.options });
+    try {
+      const applied = await Promise.all([
+        migratePostgres(pool, 'property', POSTGRES_PROPERTY_MIGRATIONS),
+        migratePostgres(other, 'property', POSTGRES_PROPERTY_MIGRATIONS),
+      ]);
+      expect(applied.sort()).toEqual([0, POSTGRES_PROPERTY_MIGRATIONS.length]);
+      const recorded = await pool.query("SELECT version FROM schema_migrations WHERE module = 'property'");
+      expect(recorded.rows).toEqual(POSTGRES_PROPERTY_MIGRATIONS.map((m) => ({ version: m.version })));
+      expect(await migratePostgres(other, 'property', POSTGRES_PROPERTY_MIGRATIONS)).toBe(0);
+    } finally {
+      await other.end();
+      await drop();
+    }
+  });
+
+  it('lets one of two concurrent compare-and-swap updates win', async () => {
+    const { pool, drop } = await freshSchema();
+    try {
+      const a = await PostgresPropertyStore.open(pool);
+      await a.save({ key: 'global/n', value: '0' });
+      const outcomes = await Promise.allSettled(
+        ['1', '2', '3'].map((value) => a.update('global/n', { value }, { expectedVersion: 1 })),
+      );
+      expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+      expect((await a.get('global/n'))!.version).toBe(2);
+    } finally {
+      await drop();
+    }
+  });
+});

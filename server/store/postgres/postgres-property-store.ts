@@ -1,0 +1,133 @@
+/**
+ * The PostgreSQL property store: the same contract and rules as the SQLite one, on a `pg` pool, so several
+ * server instances can share one database. Writes run in one transaction each (`postgres-property-writes.ts`),
+ * wildcard listings are index range scans on the byte-ordered `key` (`postgres-listing.ts`). It offers no
+ * synchronous reads: the `@property` PEL utility needs the SQLite store.
+ */
+import type { Pool } from 'pg';
+import {
+  isPropertyRoot,
+  normalizePropertyKey,
+  type DeleteMatchingOptions,
+  type KeyScope,
+  type NewProperty,
+  type Property,
+  type PropertyChange,
+  type PropertyPatch,
+  type PropertyQuery,
+  type PropertyStore,
+  type SaveOptions,
+  type SaveResult,
+  type UpdateOptions,
+  type UpdateResult,
+  type WriteOptions,
+} from '../../../shared/property';
+import { toProperty, type PropertyRow } from '../sqlite-rows';
+import { PostgresAttachmentStore } from './postgres-attachment-store';
+import { childrenOf, scanQuery } from './postgres-listing';
+import { POSTGRES_PROPERTY_MIGRATIONS, migratePostgres } from './postgres-migrations';
+import { PG_PROPERTY_COLUMNS, first, inTransaction, notFound, pgLive } from './postgres-rows';
+import { PostgresPropertyWrites } from './postgres-property-writes';
+
+export interface PostgresPropertyStoreOptions {
+  /** Epoch milliseconds now (tests move time forward). */
+  clock?: () => number;
+  /** Close the pool with the store (default false: the pool belongs to the caller). */
+  ownsPool?: boolean;
+}
+
+export class PostgresPropertyStore implements PropertyStore {
+  readonly attachments: PostgresAttachmentStore;
+  private readonly clock: () => number;
+
+  private constructor(
+    readonly pool: Pool,
+    private readonly options: PostgresPropertyStoreOptions,
+  ) {
+    this.clock = options.clock ?? Date.now;
+    this.attachments = new PostgresAttachmentStore(pool, (key) => this.liveIdOf(key), this.clock);
+  }
+
+  /** Opens the store on a pool, applying the property module's migrations (once, under a lock). */
+  static async open(pool: Pool, options: PostgresPropertyStoreOptions = {}): Promise<PostgresPropertyStore> {
+    await migratePostgres(pool, 'property', POSTGRES_PROPERTY_MIGRATIONS);
+    const store = new PostgresPropertyStore(pool, options);
+    await store.attachments.dropAbandonedUploads();
+    return store;
+  }
+
+  private write<T>(work: (writes: PostgresPropertyWrites) => Promise<T>): Promise<T> {
+    const now = this.clock();
+    return inTransaction(this.pool, (client) => work(new PostgresPropertyWrites(client, now)));
+  }
+
+  private async liveIdOf(key: string): Promise<number> {
+    const sql = `SELECT id::float8 AS id FROM property WHERE key = $1 AND ${pgLive(2)}`;
+    const row = await first<{ id: number }>(this.pool, sql, [normalizePropertyKey(key), this.clock()]);
+    if (!row) throw notFound(key);
+    return row.id;
+  }
+
+  async get(key: string): Promise<Property | undefined> {
+    const sql = `SELECT ${PG_PROPERTY_COLUMNS} FROM property WHERE key = $1 AND ${pgLive(2)}`;
+    const row = await first<PropertyRow>(this.pool, sql, [normalizePropertyKey(key), this.clock()]);
+    return row ? toProperty(row) : undefined;
+  }
+
+  async list(query: PropertyQuery): Promise<Property[]> {
+    return (await scanQuery<PropertyRow>(this.pool, query, this.clock(), PG_PROPERTY_COLUMNS)).map(
+      toProperty,
+    );
+  }
+
+  async keys(query: PropertyQuery): Promise<string[]> {
+    return (await scanQuery<{ key: string }>(this.pool, query, this.clock(), 'key')).map((r) => r.key);
+  }
+
+  async children(parent: string | null, scope: KeyScope = 'all'): Promise<string[]> {
+    const base = parent === null || isPropertyRoot(parent) ? parent : normalizePropertyKey(parent);
+    return childrenOf(this.pool, base, scope, this.clock());
+  }
+
+  async save(input: NewProperty, options: SaveOptions = {}): Promise<SaveResult> {
+    const normalized = { ...input, key: normalizePropertyKey(input.key) };
+    return this.write((w) => w.save(normalized, options));
+  }
+
+  async update(key: string, patch: PropertyPatch, options: UpdateOptions = {}): Promise<UpdateResult> {
+    return this.write((w) => w.update(normalizePropertyKey(key), patch, options));
+  }
+
+  async delete(key: string, _options: WriteOptions = {}): Promise<PropertyChange | undefined> {
+    return this.write((w) => w.delete(normalizePropertyKey(key)));
+  }
+
+  async deleteMatching(query: PropertyQuery, options: DeleteMatchingOptions = {}): Promise<PropertyChange[]> {
+    return this.write((w) => w.deleteMatching(query, options));
+  }
+
+  async copy(from: string, to: string, options: WriteOptions = {}): Promise<UpdateResult> {
+    return this.write((w) => w.copy(normalizePropertyKey(from), normalizePropertyKey(to), options));
+  }
+
+  async move(from: string, to: string, _options: WriteOptions = {}): Promise<UpdateResult> {
+    return this.write((w) => w.move(normalizePropertyKey(from), normalizePropertyKey(to)));
+  }
+
+  async deleteExpired(limit = 500): Promise<PropertyChange[]> {
+    return this.write((w) => w.deleteExpired(limit));
+  }
+
+  async authorOf(key: string): Promise<string | null | undefined> {
+    const sql = `SELECT author FROM property WHERE key = $1 AND ${pgLive(2)}`;
+    const row = await first<{ author: string | null }>(this.pool, sql, [
+      normalizePropertyKey(key),
+      this.clock(),
+    ]);
+    return row?.author;
+  }
+
+  async close(): Promise<void> {
+    if (this.options.ownsPool) await this.pool.end();
+  }
+}

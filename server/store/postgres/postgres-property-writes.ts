@@ -1,0 +1,227 @@
+/**
+ * The property writes on PostgreSQL, each inside the caller's transaction: the rules of the SQLite store
+ * (`../sqlite-property-store.ts`) with the row locked (`FOR UPDATE`) before it is checked, so compare-and-swap
+ * holds across instances.
+ */
+import { randomUUID } from 'node:crypto';
+import type { PoolClient } from 'pg';
+import { PipeworkError } from '../../../shared/errors';
+import {
+  DEFAULT_PROPERTY_TYPE,
+  type DeleteMatchingOptions,
+  type NewProperty,
+  type Property,
+  type PropertyChange,
+  type PropertyPatch,
+  type PropertyQuery,
+  type SaveOptions,
+  type SaveResult,
+  type UpdateOptions,
+  type UpdateResult,
+  type WriteOptions,
+} from '../../../shared/property';
+import {
+  defaultValueText,
+  expiryOf,
+  normalizeTimeToLive,
+  publicCopy,
+  toProperty,
+  type PropertyRow,
+  type StoredRow,
+} from '../sqlite-rows';
+import { scanQuery } from './postgres-listing';
+import { PG_PROPERTY_COLUMNS, PG_STORED_COLUMNS, first, notFound, pgLive, rows } from './postgres-rows';
+
+export class PostgresPropertyWrites {
+  constructor(
+    private readonly db: PoolClient,
+    private readonly now: number,
+  ) {}
+
+  private stored(key: string): Promise<StoredRow | undefined> {
+    return first<StoredRow>(this.db, `SELECT ${PG_STORED_COLUMNS} FROM property WHERE key = $1 FOR UPDATE`, [
+      key,
+    ]);
+  }
+
+  private async byId(id: number): Promise<Property> {
+    return publicCopy(
+      (await first<StoredRow>(this.db, `SELECT ${PG_STORED_COLUMNS} FROM property WHERE id = $1`, [id]))!,
+    );
+  }
+
+  private async deleteRow(id: number): Promise<void> {
+    await this.db.query('DELETE FROM property WHERE id = $1', [id]);
+  }
+
+  /** The stored row at `key`, locked; an expired one is deleted first and reported in `changes`. */
+  private async storedLive(key: string, changes: PropertyChange[]): Promise<StoredRow | undefined> {
+    const row = await this.stored(key);
+    if (!row) return undefined;
+    if (row.expiresAt !== null && row.expiresAt <= this.now) {
+      await this.deleteRow(row.id);
+      changes.push({ kind: 'deleted', origin: publicCopy(row), target: null });
+      return undefined;
+    }
+    return row;
+  }
+
+  private async insert(input: NewProperty, actor: string | null | undefined): Promise<Property> {
+    const ttl = normalizeTimeToLive(input.timeToLive);
+    const row = await first<PropertyRow>(
+      this.db,
+      `INSERT INTO property (uuid, key, value, type, created, updated, ttl, expires_at, default_value, version, author)
+       VALUES ($1, $2, $3, $4, $5, NULL, $6, $7, $8, 1, $9) RETURNING ${PG_PROPERTY_COLUMNS}`,
+      [
+        randomUUID(),
+        input.key,
+        input.value ?? null,
+        input.type ?? DEFAULT_PROPERTY_TYPE,
+        this.now,
+        ttl,
+        expiryOf(this.now, ttl),
+        defaultValueText(input.defaultValue),
+        actor ?? null,
+      ],
+    );
+    return toProperty(row!);
+  }
+
+  private async applyPatch(row: StoredRow, patch: PropertyPatch, actor: string | null | undefined) {
+    const ttl = patch.timeToLive !== undefined ? normalizeTimeToLive(patch.timeToLive) : row.timeToLive;
+    await this.db.query(
+      `UPDATE property SET value = $1, type = $2, updated = $3, ttl = $4, expires_at = $5, default_value = $6,
+       version = version + 1, author = $7 WHERE id = $8`,
+      [
+        patch.value !== undefined ? patch.value : row.value,
+        patch.type ?? row.type,
+        this.now,
+        ttl,
+        expiryOf(row.created, ttl),
+        patch.defaultValue !== undefined ? defaultValueText(patch.defaultValue) : row.defaultValue,
+        // The author is who wrote the value: a change that leaves the value alone leaves the author too.
+        patch.value !== undefined ? (actor ?? null) : row.author,
+        row.id,
+      ],
+    );
+    return this.byId(row.id);
+  }
+
+  async save(raw: NewProperty, options: SaveOptions): Promise<SaveResult> {
+    const input = { ...raw };
+    const changes: PropertyChange[] = [];
+    const row = await this.storedLive(input.key, changes);
+    if (!row) {
+      const property = await this.insert(input, options.actor);
+      changes.push({ kind: 'created', origin: null, target: property });
+      return { result: 'create', property, changes };
+    }
+    const strategy = options.ifExists ?? 'error';
+    if (strategy === 'error') {
+      throw new PipeworkError('PROPERTY_EXISTS', `Property '${input.key}' already exists.`, {
+        key: input.key,
+      });
+    }
+    if (strategy === 'skip') return { result: 'skip', property: publicCopy(row), changes };
+    const patch: PropertyPatch = { value: input.value, type: input.type, defaultValue: input.defaultValue };
+    const property = await this.applyPatch(row, patch, options.actor);
+    changes.push({ kind: 'changed', origin: publicCopy(row), target: property });
+    return { result: 'update', property, changes };
+  }
+
+  async update(key: string, patch: PropertyPatch, options: UpdateOptions): Promise<UpdateResult> {
+    const changes: PropertyChange[] = [];
+    const row = await this.storedLive(key, changes);
+    if (!row) throw notFound(key);
+    if (options.expectedVersion !== undefined && options.expectedVersion !== row.version) {
+      throw new PipeworkError(
+        'CONFLICT',
+        `Property '${key}' is at version ${row.version}, not ${options.expectedVersion}.`,
+        { key, expectedVersion: options.expectedVersion, actualVersion: row.version },
+      );
+    }
+    const property = await this.applyPatch(row, patch, options.actor);
+    changes.push({ kind: 'changed', origin: publicCopy(row), target: property });
+    return { property, changes };
+  }
+
+  async delete(key: string): Promise<PropertyChange | undefined> {
+    const row = await this.stored(key);
+    if (!row || (row.expiresAt !== null && row.expiresAt <= this.now)) return undefined;
+    await this.deleteRow(row.id);
+    return { kind: 'deleted', origin: publicCopy(row), target: null };
+  }
+
+  async deleteMatching(query: PropertyQuery, options: DeleteMatchingOptions): Promise<PropertyChange[]> {
+    const matches = (await scanQuery<PropertyRow>(this.db, query, this.now, PG_PROPERTY_COLUMNS)).map(
+      toProperty,
+    );
+    for (const property of matches) options.guard?.(property);
+    if (matches.length > 0) {
+      await this.db.query('DELETE FROM property WHERE key = ANY($1::text[])', [matches.map((p) => p.key)]);
+    }
+    return matches.map((property) => ({ kind: 'deleted', origin: property, target: null }));
+  }
+
+  async copy(from: string, to: string, options: WriteOptions): Promise<UpdateResult> {
+    if (from === to)
+      throw new PipeworkError('PARAM_INVALID', 'A property cannot be copied onto itself.', {
+        parameter: 'to',
+      });
+    const sql = `SELECT ${PG_PROPERTY_COLUMNS} FROM property WHERE key = $1 AND ${pgLive(2)}`;
+    const source = await first<PropertyRow>(this.db, sql, [from, this.now]);
+    if (!source) throw notFound(from);
+    const fields = toProperty(source);
+    const changes: PropertyChange[] = [];
+    const target = await this.storedLive(to, changes);
+    const copy = {
+      value: fields.value,
+      type: fields.type,
+      timeToLive: fields.timeToLive,
+      defaultValue: fields.defaultValue,
+    };
+    if (!target) {
+      const property = await this.insert({ key: to, ...copy }, options.actor);
+      changes.push({ kind: 'created', origin: null, target: property });
+      return { property, changes };
+    }
+    const property = await this.applyPatch(target, copy, options.actor);
+    changes.push({ kind: 'changed', origin: publicCopy(target), target: property });
+    return { property, changes };
+  }
+
+  async move(from: string, to: string): Promise<UpdateResult> {
+    if (from === to)
+      throw new PipeworkError('PARAM_INVALID', 'A property cannot be moved onto itself.', {
+        parameter: 'to',
+      });
+    const changes: PropertyChange[] = [];
+    const source = await this.storedLive(from, changes);
+    if (!source) throw notFound(from);
+    if (await this.storedLive(to, changes)) {
+      throw new PipeworkError('PROPERTY_EXISTS', `Property '${to}' already exists.`, { key: to });
+    }
+    // A move keeps the author: the value is still what that user wrote.
+    await this.db.query('UPDATE property SET key = $1, updated = $2, version = version + 1 WHERE id = $3', [
+      to,
+      this.now,
+      source.id,
+    ]);
+    const property = await this.byId(source.id);
+    changes.push({ kind: 'deleted', origin: publicCopy(source), target: null });
+    changes.push({ kind: 'created', origin: null, target: property });
+    return { property, changes };
+  }
+
+  async deleteExpired(limit: number): Promise<PropertyChange[]> {
+    // SKIP LOCKED: instances cleaning up at once each take different rows.
+    const expired = await rows<StoredRow>(
+      this.db,
+      `DELETE FROM property WHERE id IN (SELECT id FROM property WHERE expires_at IS NOT NULL AND expires_at <= $1
+       ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED) RETURNING ${PG_STORED_COLUMNS}`,
+      [this.now, limit],
+    );
+    expired.sort((a, b) => a.expiresAt! - b.expiresAt!);
+    return expired.map((row) => ({ kind: 'deleted', origin: publicCopy(row), target: null }));
+  }
+}
