@@ -31,6 +31,10 @@ function asBuffer(data: Uint8Array): Buffer {
   return Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
 }
 
+function deletedDuringUpload(key: string): PipeworkError {
+  return new PipeworkError('PROPERTY_NOT_FOUND', `Property '${key}' was deleted during the upload.`, { key });
+}
+
 function publicAttachment(row: AttachmentRow): PropertyAttachment {
   const { id: _id, ...rest } = row;
   return rest;
@@ -210,6 +214,8 @@ export class PostgresAttachmentStore implements AttachmentStore {
       return await this.publish(pendingId, key, name, length, chunks);
     } catch (error) {
       await this.pool.query('DELETE FROM property_attachment WHERE id = $1', [pendingId]);
+      // foreign_key_violation: the property (and the pending upload with it) was deleted meanwhile.
+      if ((error as { code?: string }).code === '23503') throw deletedDuringUpload(key);
       throw error;
     }
   }
@@ -226,9 +232,7 @@ export class PostgresAttachmentStore implements AttachmentStore {
       );
       // Zero rows: the property was deleted (and the pending upload with it) while the content arrived.
       if (done.rowCount === 0) {
-        throw new PipeworkError('PROPERTY_NOT_FOUND', `Property '${key}' was deleted during the upload.`, {
-          key,
-        });
+        throw deletedDuringUpload(key);
       }
       return this.byId(db, pendingId);
     });

@@ -113,6 +113,47 @@ describe.skipIf(pgMissing !== undefined)('PostgresPropertyStore specifics', () =
     }
   });
 
+  it('creates a key written by two instances at once once, the other updating it', async () => {
+    const { pool, drop } = await freshSchema();
+    const other = new pg.Pool({ connectionString: postgres!.url, max: 2, options: pool.options.options });
+    try {
+      const a = await PostgresPropertyStore.open(pool);
+      const b = await PostgresPropertyStore.open(other);
+      for (let round = 0; round < 10; round++) {
+        const key = `global/race/${round}`;
+        const results = await Promise.all([
+          a.save({ key, value: 'a' }, { ifExists: 'update' }),
+          b.save({ key, value: 'b' }, { ifExists: 'update' }),
+        ]);
+        expect(results.map((r) => r.result).sort()).toEqual(['create', 'update']);
+        expect((await a.get(key))!.version).toBe(2);
+      }
+    } finally {
+      await other.end();
+      await drop();
+    }
+  });
+
+  it('fails a streamed upload with PROPERTY_NOT_FOUND when its property is deleted meanwhile', async () => {
+    const { pool, drop } = await freshSchema();
+    try {
+      const store = await PostgresPropertyStore.open(pool);
+      await store.save({ key: 'global/doc', value: 'x' });
+      const source = (async function* () {
+        yield new Uint8Array([1]);
+        await store.delete('global/doc');
+        yield new Uint8Array([2]);
+      })();
+      await expect(store.attachments.write('global/doc', 'f', source)).rejects.toMatchObject({
+        code: 'PROPERTY_NOT_FOUND',
+      });
+      const left = await pool.query('SELECT count(*)::int AS n FROM property_attachment');
+      expect(left.rows[0].n).toBe(0);
+    } finally {
+      await drop();
+    }
+  });
+
   it('lets one of two concurrent compare-and-swap updates win', async () => {
     const { pool, drop } = await freshSchema();
     try {
