@@ -15,13 +15,18 @@ import { first, pgLive, rangeStatement, rows, type Queryable } from './postgres-
 /** Rows read per round trip when a limit may stop the scan early. */
 const PAGE_ROWS = 500;
 
-/** Live rows (the given columns, which include `key`) matching the query, in key order. */
+/**
+ * Live rows (the given columns, which include `key`) matching the query, in key order; `lock` locks them
+ * (`FOR UPDATE`, inside a write transaction) so that what a delete by pattern checked is what it deletes.
+ */
 export async function scanQuery<T extends { key: string }>(
   db: Queryable,
   query: PropertyQuery,
   now: number,
   columns: string,
+  lock = false,
 ): Promise<T[]> {
+  const locking = lock ? ' FOR UPDATE' : '';
   const pattern = typeof query.pattern === 'string' ? compileKeyPattern(query.pattern) : query.pattern;
   const filter = query.filter;
   const accepts = (key: string) => pattern.matches(key) && (filter === undefined || filter(key));
@@ -30,7 +35,7 @@ export async function scanQuery<T extends { key: string }>(
   for (const range of scanRanges(pattern, query.scope ?? 'all')) {
     if (out.length >= limit) break;
     if ('exact' in range) {
-      const sql = `SELECT ${columns} FROM property WHERE key = $1 AND ${pgLive(2)}`;
+      const sql = `SELECT ${columns} FROM property WHERE key = $1 AND ${pgLive(2)}${locking}`;
       const row = await first<T>(db, sql, [range.exact, now]);
       if (row && accepts(row.key)) out.push(row);
       continue;
@@ -39,7 +44,7 @@ export async function scanQuery<T extends { key: string }>(
     let cursor = { from: range.from, inclusive: true, to: range.to };
     for (;;) {
       const { sql, params } = rangeStatement(columns, cursor, now, page);
-      const got = await rows<T>(db, sql, params);
+      const got = await rows<T>(db, sql + locking, params);
       for (const row of got) {
         if (accepts(row.key)) out.push(row);
         if (out.length >= limit) break;

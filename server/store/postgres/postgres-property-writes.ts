@@ -153,7 +153,7 @@ export class PostgresPropertyWrites {
   }
 
   async deleteMatching(query: PropertyQuery, options: DeleteMatchingOptions): Promise<PropertyChange[]> {
-    const matches = (await scanQuery<PropertyRow>(this.db, query, this.now, PG_PROPERTY_COLUMNS)).map(
+    const matches = (await scanQuery<PropertyRow>(this.db, query, this.now, PG_PROPERTY_COLUMNS, true)).map(
       toProperty,
     );
     for (const property of matches) options.guard?.(property);
