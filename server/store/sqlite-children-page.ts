@@ -4,6 +4,7 @@
  */
 import type { SqliteDatabase } from '../db';
 import { prefixUpperBound } from '../../shared/property';
+import { childAt, resumeAfter } from './property-tree-rules';
 
 /** A property counts while it has not expired. */
 export const LIVE = '(expires_at IS NULL OR expires_at > ?)';
@@ -43,12 +44,6 @@ export interface ChildrenPage {
   next: string | null;
 }
 
-/** Where the scan resumes after a listed entry: past a sub-folder's whole content, or just past a key. */
-function resumeAfter(entry: string): string {
-  // Key characters are all below 0x7f.
-  return entry.endsWith('/') ? `${entry}\x7f` : entry;
-}
-
 /**
  * Up to `limit` children of `base` (null: the top level) after the entry `after`, each passing `accept`.
  * Discovery order is sorted order: a folder `a/x/` sorts exactly where its keys `a/x/...` do.
@@ -69,8 +64,7 @@ export function childrenPageOf(
   for (;;) {
     const key = upper === undefined ? s.seekOpen.get(cursor, now) : s.seek.get(cursor, upper, now);
     if (key === undefined) return { children, next: null };
-    const slash = key.indexOf('/', prefix.length);
-    const child = slash < 0 ? key : `${key.slice(0, slash)}/`;
+    const child = childAt(key, prefix);
     cursor = resumeAfter(child);
     if (!accept(child)) continue;
     if (children.length === limit) return { children, next: children.at(-1) ?? null };

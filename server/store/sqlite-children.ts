@@ -6,6 +6,7 @@
 import type { SqliteDatabase } from '../db';
 import { prefixUpperBound, type KeyScope } from '../../shared/property';
 import { LIVE, childrenPageOf, seekStatements, type SeekStatements } from './sqlite-children-page';
+import { childrenFromProbes, foldersBelow, seesWholeLevel } from './property-tree-rules';
 
 const exactStatements = new WeakMap<SqliteDatabase, { get(key: string, now: number): string | undefined }>();
 
@@ -32,25 +33,15 @@ function seekInside(s: SeekStatements, prefix: string, after: string, now: numbe
  * those folders shows, and only when something live is inside them.
  */
 export function childrenOf(db: SqliteDatabase, base: string | null, scope: KeyScope, now: number): string[] {
-  if (scope === 'all' || (base !== null && scope.some((f) => base === f || base.startsWith(`${f}/`)))) {
+  if (scope === 'all' || seesWholeLevel(base, scope)) {
     return childrenPageOf(db, base, undefined, Infinity, () => true, now).children;
   }
   const s = seekStatements(db);
   const exact = exactStatement(db);
-  const prefix = base === null ? '' : `${base}/`;
-  const found = new Set<string>();
-  for (const folder of scope) {
-    if (!folder.startsWith(prefix) || folder === prefix) continue;
-    const rest = folder.slice(prefix.length);
-    const slash = rest.indexOf('/');
-    const hasExact = exact.get(folder, now) !== undefined;
-    const hasInside = seekInside(s, `${folder}/`, `${folder}/`, now) !== undefined;
-    if (slash < 0) {
-      if (hasExact) found.add(folder);
-      if (hasInside) found.add(`${folder}/`);
-    } else if (hasExact || hasInside) {
-      found.add(`${prefix}${rest.slice(0, slash)}/`);
-    }
-  }
-  return [...found].sort();
+  const probes = foldersBelow(base, scope).map((folder) => ({
+    folder,
+    hasExact: exact.get(folder, now) !== undefined,
+    hasInside: seekInside(s, `${folder}/`, `${folder}/`, now) !== undefined,
+  }));
+  return childrenFromProbes(base, probes);
 }

@@ -10,6 +10,13 @@ import {
   type KeyScope,
   type PropertyQuery,
 } from '../../../shared/property';
+import {
+  childAt,
+  childrenFromProbes,
+  foldersBelow,
+  resumeAfter,
+  seesWholeLevel,
+} from '../property-tree-rules';
 import { first, pgLive, rangeStatement, rows, type Queryable } from './postgres-rows';
 
 /** Rows read per round trip when a limit may stop the scan early. */
@@ -64,11 +71,6 @@ async function seek(db: Queryable, after: string, before: string | undefined, no
   return (await first<{ key: string }>(db, sql, params))?.key;
 }
 
-/** Where the scan resumes after a listed entry: past a sub-folder's whole content, or just past a key. */
-function resumeAfter(entry: string): string {
-  return entry.endsWith('/') ? `${entry}\x7f` : entry;
-}
-
 /** Every child of `base` (null: the top level), keys as they are, sub-folders ending in `/`, sorted. */
 async function allChildren(db: Queryable, base: string | null, now: number): Promise<string[]> {
   const prefix = base === null ? '' : `${base}/`;
@@ -78,8 +80,7 @@ async function allChildren(db: Queryable, base: string | null, now: number): Pro
   for (;;) {
     const key = await seek(db, cursor, upper, now);
     if (key === undefined) return children;
-    const slash = key.indexOf('/', prefix.length);
-    const child = slash < 0 ? key : `${key.slice(0, slash)}/`;
+    const child = childAt(key, prefix);
     children.push(child);
     cursor = resumeAfter(child);
   }
@@ -87,7 +88,7 @@ async function allChildren(db: Queryable, base: string | null, now: number): Pro
 
 /**
  * Children of `base` visible within `scope`; above the reader's folders only the path down to them shows,
- * and only when something live is inside them (the rules of `../sqlite-children.ts`).
+ * and only when something live is inside them (`../property-tree-rules.ts`).
  */
 export async function childrenOf(
   db: Queryable,
@@ -95,24 +96,13 @@ export async function childrenOf(
   scope: KeyScope,
   now: number,
 ): Promise<string[]> {
-  if (scope === 'all' || (base !== null && scope.some((f) => base === f || base.startsWith(`${f}/`)))) {
-    return allChildren(db, base, now);
-  }
-  const prefix = base === null ? '' : `${base}/`;
-  const found = new Set<string>();
-  for (const folder of scope) {
-    if (!folder.startsWith(prefix) || folder === prefix) continue;
-    const rest = folder.slice(prefix.length);
-    const slash = rest.indexOf('/');
-    const exactSql = `SELECT key FROM property WHERE key = $1 AND ${pgLive(2)}`;
+  if (scope === 'all' || seesWholeLevel(base, scope)) return allChildren(db, base, now);
+  const exactSql = `SELECT key FROM property WHERE key = $1 AND ${pgLive(2)}`;
+  const probes = [];
+  for (const folder of foldersBelow(base, scope)) {
     const hasExact = (await first(db, exactSql, [folder, now])) !== undefined;
     const hasInside = (await seek(db, `${folder}/`, prefixUpperBound(`${folder}/`), now)) !== undefined;
-    if (slash < 0) {
-      if (hasExact) found.add(folder);
-      if (hasInside) found.add(`${folder}/`);
-    } else if (hasExact || hasInside) {
-      found.add(`${prefix}${rest.slice(0, slash)}/`);
-    }
+    probes.push({ folder, hasExact, hasInside });
   }
-  return [...found].sort();
+  return childrenFromProbes(base, probes);
 }
