@@ -13,6 +13,7 @@ import {
   type AttachmentWriteOptions,
   type PropertyAttachment,
 } from '../../shared/property';
+import { asBuffer, fixedChunks } from './attachment-chunks';
 
 /** Bytes per stored chunk of a streamed upload. */
 export const ATTACHMENT_CHUNK_BYTES = 1024 * 1024;
@@ -22,10 +23,6 @@ const COLUMNS = 'uuid, name, content_type AS contentType, length, chunks, create
 
 interface AttachmentRow extends PropertyAttachment {
   id: number;
-}
-
-function asBuffer(data: Uint8Array): Buffer {
-  return Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
 }
 
 function publicAttachment(row: AttachmentRow): PropertyAttachment {
@@ -210,34 +207,13 @@ export class SqliteAttachmentStore implements AttachmentStore {
   ): Promise<PropertyAttachment> {
     const name = checkAttachmentName(rawName);
     const pendingId = this.create(this.propertyIdOf(key), name, options.contentType, true);
-    const maxBytes = options.maxBytes ?? Infinity;
-    let pieces: Buffer[] = [];
-    let buffered = 0;
     let length = 0;
     let chunks = 0;
-    const flush = (all: boolean) => {
-      while (buffered >= this.chunkBytes || (all && buffered > 0)) {
-        const joined = pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces, buffered);
-        const chunk = joined.subarray(0, this.chunkBytes);
-        this.stmt.insertChunk.run(pendingId, chunks++, chunk);
-        const rest = joined.subarray(chunk.length);
-        pieces = rest.length > 0 ? [rest] : [];
-        buffered = rest.length;
-      }
-    };
     try {
-      for await (const piece of source) {
-        length += piece.byteLength;
-        if (length > maxBytes) {
-          throw new PipeworkError('PAYLOAD_TOO_LARGE', `The attachment is larger than ${maxBytes} bytes.`, {
-            maxBytes,
-          });
-        }
-        pieces.push(asBuffer(piece));
-        buffered += piece.byteLength;
-        flush(false);
+      for await (const chunk of fixedChunks(source, this.chunkBytes, options.maxBytes)) {
+        this.stmt.insertChunk.run(pendingId, chunks++, chunk);
+        length += chunk.length;
       }
-      flush(true);
       return this.tx.publish.immediate(pendingId, key, name, length, chunks);
     } catch (error) {
       this.stmt.delete.run(pendingId);

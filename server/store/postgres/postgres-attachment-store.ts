@@ -13,6 +13,7 @@ import {
   type AttachmentWriteOptions,
   type PropertyAttachment,
 } from '../../../shared/property';
+import { asBuffer, fixedChunks } from '../attachment-chunks';
 import { ATTACHMENT_CHUNK_BYTES } from '../sqlite-attachment-store';
 import { first, inTransaction, rows, type Queryable } from './postgres-rows';
 
@@ -25,10 +26,6 @@ const ABANDONED_UPLOAD_MILLIS = 24 * 60 * 60 * 1000;
 
 interface AttachmentRow extends PropertyAttachment {
   id: number;
-}
-
-function asBuffer(data: Uint8Array): Buffer {
-  return Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
 }
 
 function deletedDuringUpload(key: string): PipeworkError {
@@ -183,34 +180,13 @@ export class PostgresAttachmentStore implements AttachmentStore {
       options.contentType,
       true,
     );
-    const maxBytes = options.maxBytes ?? Infinity;
-    let pieces: Buffer[] = [];
-    let buffered = 0;
     let length = 0;
     let chunks = 0;
-    const flush = async (all: boolean) => {
-      while (buffered >= this.chunkBytes || (all && buffered > 0)) {
-        const joined = pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces, buffered);
-        const chunk = joined.subarray(0, this.chunkBytes);
-        await this.insertChunk(this.pool, pendingId, chunks++, chunk);
-        const rest = joined.subarray(chunk.length);
-        pieces = rest.length > 0 ? [rest] : [];
-        buffered = rest.length;
-      }
-    };
     try {
-      for await (const piece of source) {
-        length += piece.byteLength;
-        if (length > maxBytes) {
-          throw new PipeworkError('PAYLOAD_TOO_LARGE', `The attachment is larger than ${maxBytes} bytes.`, {
-            maxBytes,
-          });
-        }
-        pieces.push(asBuffer(piece));
-        buffered += piece.byteLength;
-        await flush(false);
+      for await (const chunk of fixedChunks(source, this.chunkBytes, options.maxBytes)) {
+        await this.insertChunk(this.pool, pendingId, chunks++, chunk);
+        length += chunk.length;
       }
-      await flush(true);
       return await this.publish(pendingId, key, name, length, chunks);
     } catch (error) {
       await this.pool.query('DELETE FROM property_attachment WHERE id = $1', [pendingId]);

@@ -1,0 +1,44 @@
+/**
+ * The SQL-independent part of a streamed attachment upload, shared by the SQLite and PostgreSQL stores:
+ * the incoming pieces re-cut into stored chunks of a fixed size, holding at most about one chunk in memory.
+ */
+import { PipeworkError } from '../../shared/errors';
+
+/** A Buffer view of the bytes (no copy). */
+export function asBuffer(data: Uint8Array): Buffer {
+  return Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+}
+
+/**
+ * The content of `source` in chunks of exactly `chunkBytes` (the last one shorter); PAYLOAD_TOO_LARGE as
+ * soon as more than `maxBytes` have arrived.
+ */
+export async function* fixedChunks(
+  source: AsyncIterable<Uint8Array>,
+  chunkBytes: number,
+  maxBytes = Infinity,
+): AsyncGenerator<Buffer> {
+  let pieces: Buffer[] = [];
+  let buffered = 0;
+  let length = 0;
+  const take = (): Buffer => {
+    const joined = pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces, buffered);
+    const chunk = joined.subarray(0, chunkBytes);
+    const rest = joined.subarray(chunk.length);
+    pieces = rest.length > 0 ? [rest] : [];
+    buffered = rest.length;
+    return chunk;
+  };
+  for await (const piece of source) {
+    length += piece.byteLength;
+    if (length > maxBytes) {
+      throw new PipeworkError('PAYLOAD_TOO_LARGE', `The attachment is larger than ${maxBytes} bytes.`, {
+        maxBytes,
+      });
+    }
+    pieces.push(asBuffer(piece));
+    buffered += piece.byteLength;
+    while (buffered >= chunkBytes) yield take();
+  }
+  while (buffered > 0) yield take();
+}
