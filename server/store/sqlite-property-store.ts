@@ -4,7 +4,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { migrate, type SqliteDatabase } from '../db';
-import { PipeworkError } from '../../shared/errors';
 import {
   compileKeyPattern,
   isPropertyRoot,
@@ -26,17 +25,23 @@ import {
   type UpdateOptions,
   type UpdateResult,
   type WriteOptions,
-  DEFAULT_PROPERTY_TYPE,
 } from '../../shared/property';
 import { PROPERTY_MIGRATIONS } from './migrations';
 import { SqliteAttachmentStore } from './sqlite-attachment-store';
 import { childrenOf } from './sqlite-children';
 import {
+  createdColumns,
+  hasExpired,
+  ontoItself,
+  patchedColumns,
+  propertyExists,
+  propertyNotFound,
+  savePatch,
+  versionConflict,
+} from './property-write-rules';
+import {
   PROPERTY_COLUMNS,
   STORED_COLUMNS,
-  defaultValueText,
-  expiryOf,
-  normalizeTimeToLive,
   publicCopy,
   toProperty,
   type PropertyRow,
@@ -53,10 +58,6 @@ const LIVE = '(expires_at IS NULL OR expires_at > ?)';
 /** The test every listed key passes: the pattern, then the query's own filter. */
 function acceptor(pattern: KeyPattern, filter?: (key: string) => boolean): (key: string) => boolean {
   return filter ? (key) => pattern.matches(key) && filter(key) : (key) => pattern.matches(key);
-}
-
-function notFound(key: string): PipeworkError {
-  return new PipeworkError('PROPERTY_NOT_FOUND', `Property '${key}' does not exist.`, { key });
 }
 
 export class SqlitePropertyStore implements PropertyStore, SyncPropertyReader, SyncPropertyWriter {
@@ -233,7 +234,7 @@ export class SqlitePropertyStore implements PropertyStore, SyncPropertyReader, S
 
   private liveIdOf(key: string): number {
     const id = this.stmt.idOfLive.get(normalizePropertyKey(key), this.clock());
-    if (id === undefined) throw notFound(key);
+    if (id === undefined) throw propertyNotFound(key);
     return id;
   }
 
@@ -241,7 +242,7 @@ export class SqlitePropertyStore implements PropertyStore, SyncPropertyReader, S
   private storedLive(key: string, now: number, changes: PropertyChange[]): StoredRow | undefined {
     const row = this.stmt.stored.get(key);
     if (!row) return undefined;
-    if (row.expiresAt !== null && row.expiresAt <= now) {
+    if (hasExpired(row, now)) {
       this.stmt.delete.run(row.id);
       changes.push({ kind: 'deleted', origin: publicCopy(row), target: null });
       return undefined;
@@ -250,17 +251,17 @@ export class SqlitePropertyStore implements PropertyStore, SyncPropertyReader, S
   }
 
   private insert(input: NewProperty, now: number, actor: string | null | undefined): Property {
-    const ttl = normalizeTimeToLive(input.timeToLive);
+    const c = createdColumns(input, now, actor);
     this.stmt.insert.run(
       randomUUID(),
       input.key,
-      input.value ?? null,
-      input.type ?? DEFAULT_PROPERTY_TYPE,
+      c.value,
+      c.type,
       now,
-      ttl,
-      expiryOf(now, ttl),
-      defaultValueText(input.defaultValue),
-      actor ?? null,
+      c.ttl,
+      c.expiresAt,
+      c.defaultValue,
+      c.author,
     );
     return toProperty(this.stmt.live.get(input.key, now)!);
   }
@@ -271,18 +272,8 @@ export class SqlitePropertyStore implements PropertyStore, SyncPropertyReader, S
     now: number,
     actor: string | null | undefined,
   ): Property {
-    const ttl = patch.timeToLive !== undefined ? normalizeTimeToLive(patch.timeToLive) : row.timeToLive;
-    this.stmt.update.run(
-      patch.value !== undefined ? patch.value : row.value,
-      patch.type ?? row.type,
-      now,
-      ttl,
-      expiryOf(row.created, ttl),
-      patch.defaultValue !== undefined ? defaultValueText(patch.defaultValue) : row.defaultValue,
-      // The author is who wrote the value: a change that leaves the value alone leaves the author too.
-      patch.value !== undefined ? (actor ?? null) : row.author,
-      row.id,
-    );
+    const c = patchedColumns(row, patch, actor);
+    this.stmt.update.run(c.value, c.type, now, c.ttl, c.expiresAt, c.defaultValue, c.author, row.id);
     return publicCopy(this.stmt.storedById.get(row.id)!);
   }
 
@@ -298,14 +289,11 @@ export class SqlitePropertyStore implements PropertyStore, SyncPropertyReader, S
     }
     const strategy = options.ifExists ?? 'error';
     if (strategy === 'error') {
-      throw new PipeworkError('PROPERTY_EXISTS', `Property '${input.key}' already exists.`, {
-        key: input.key,
-      });
+      throw propertyExists(input.key);
     }
     if (strategy === 'skip') return { result: 'skip', property: publicCopy(row), changes };
     // An update sets what was given; the time to live counts from creation and stays as it was.
-    const patch: PropertyPatch = { value: input.value, type: input.type, defaultValue: input.defaultValue };
-    const property = this.applyPatch(row, patch, now, options.actor);
+    const property = this.applyPatch(row, savePatch(input), now, options.actor);
     changes.push({ kind: 'changed', origin: publicCopy(row), target: property });
     return { result: 'update', property, changes };
   }
@@ -314,13 +302,9 @@ export class SqlitePropertyStore implements PropertyStore, SyncPropertyReader, S
     const now = this.clock();
     const changes: PropertyChange[] = [];
     const row = this.storedLive(key, now, changes);
-    if (!row) throw notFound(key);
+    if (!row) throw propertyNotFound(key);
     if (options.expectedVersion !== undefined && options.expectedVersion !== row.version) {
-      throw new PipeworkError(
-        'CONFLICT',
-        `Property '${key}' is at version ${row.version}, not ${options.expectedVersion}.`,
-        { key, expectedVersion: options.expectedVersion, actualVersion: row.version },
-      );
+      throw versionConflict(key, options.expectedVersion, row.version);
     }
     const property = this.applyPatch(row, patch, now, options.actor);
     changes.push({ kind: 'changed', origin: publicCopy(row), target: property });
@@ -329,7 +313,7 @@ export class SqlitePropertyStore implements PropertyStore, SyncPropertyReader, S
 
   private deleteNow(key: string): PropertyChange | undefined {
     const row = this.stmt.stored.get(key);
-    if (!row || (row.expiresAt !== null && row.expiresAt <= this.clock())) return undefined;
+    if (!row || hasExpired(row, this.clock())) return undefined;
     this.stmt.delete.run(row.id);
     return { kind: 'deleted', origin: publicCopy(row), target: null };
   }
@@ -347,13 +331,10 @@ export class SqlitePropertyStore implements PropertyStore, SyncPropertyReader, S
   }
 
   private copyNow(from: string, to: string, options: WriteOptions): UpdateResult {
-    if (from === to)
-      throw new PipeworkError('PARAM_INVALID', 'A property cannot be copied onto itself.', {
-        parameter: 'to',
-      });
+    if (from === to) throw ontoItself('copied');
     const now = this.clock();
     const source = this.stmt.live.get(from, now);
-    if (!source) throw notFound(from);
+    if (!source) throw propertyNotFound(from);
     const fields = toProperty(source);
     const changes: PropertyChange[] = [];
     const target = this.storedLive(to, now, changes);
@@ -374,16 +355,13 @@ export class SqlitePropertyStore implements PropertyStore, SyncPropertyReader, S
   }
 
   private moveNow(from: string, to: string, _options: WriteOptions): UpdateResult {
-    if (from === to)
-      throw new PipeworkError('PARAM_INVALID', 'A property cannot be moved onto itself.', {
-        parameter: 'to',
-      });
+    if (from === to) throw ontoItself('moved');
     const now = this.clock();
     const changes: PropertyChange[] = [];
     const source = this.storedLive(from, now, changes);
-    if (!source) throw notFound(from);
+    if (!source) throw propertyNotFound(from);
     if (this.storedLive(to, now, changes)) {
-      throw new PipeworkError('PROPERTY_EXISTS', `Property '${to}' already exists.`, { key: to });
+      throw propertyExists(to);
     }
     this.stmt.rename.run(to, now, source.id);
     const property = publicCopy(this.stmt.storedById.get(source.id)!);

@@ -26,7 +26,8 @@ import { toProperty, type PropertyRow } from '../sqlite-rows';
 import { PostgresAttachmentStore } from './postgres-attachment-store';
 import { childrenOf, scanQuery } from './postgres-listing';
 import { POSTGRES_PROPERTY_MIGRATIONS, migratePostgres } from './postgres-migrations';
-import { PG_PROPERTY_COLUMNS, first, inTransaction, notFound, pgLive } from './postgres-rows';
+import { propertyNotFound } from '../property-write-rules';
+import { PG_PROPERTY_COLUMNS, first, inTransaction, pgLive } from './postgres-rows';
 import { PostgresPropertyWrites } from './postgres-property-writes';
 
 export interface PostgresPropertyStoreOptions {
@@ -64,7 +65,7 @@ export class PostgresPropertyStore implements PropertyStore {
   private async liveIdOf(key: string): Promise<number> {
     const sql = `SELECT id::float8 AS id FROM property WHERE key = $1 AND ${pgLive(2)}`;
     const row = await first<{ id: number }>(this.pool, sql, [normalizePropertyKey(key), this.clock()]);
-    if (!row) throw notFound(key);
+    if (!row) throw propertyNotFound(key);
     return row.id;
   }
 

@@ -5,9 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { PoolClient } from 'pg';
-import { PipeworkError } from '../../../shared/errors';
 import {
-  DEFAULT_PROPERTY_TYPE,
   type DeleteMatchingOptions,
   type NewProperty,
   type Property,
@@ -21,16 +19,18 @@ import {
   type WriteOptions,
 } from '../../../shared/property';
 import {
-  defaultValueText,
-  expiryOf,
-  normalizeTimeToLive,
-  publicCopy,
-  toProperty,
-  type PropertyRow,
-  type StoredRow,
-} from '../sqlite-rows';
+  createdColumns,
+  hasExpired,
+  ontoItself,
+  patchedColumns,
+  propertyExists,
+  propertyNotFound,
+  savePatch,
+  versionConflict,
+} from '../property-write-rules';
+import { publicCopy, toProperty, type PropertyRow, type StoredRow } from '../sqlite-rows';
 import { scanQuery } from './postgres-listing';
-import { PG_PROPERTY_COLUMNS, PG_STORED_COLUMNS, first, notFound, pgLive, rows } from './postgres-rows';
+import { PG_PROPERTY_COLUMNS, PG_STORED_COLUMNS, first, pgLive, rows } from './postgres-rows';
 
 export class PostgresPropertyWrites {
   constructor(
@@ -58,7 +58,7 @@ export class PostgresPropertyWrites {
   private async storedLive(key: string, changes: PropertyChange[]): Promise<StoredRow | undefined> {
     const row = await this.stored(key);
     if (!row) return undefined;
-    if (row.expiresAt !== null && row.expiresAt <= this.now) {
+    if (hasExpired(row, this.now)) {
       await this.deleteRow(row.id);
       changes.push({ kind: 'deleted', origin: publicCopy(row), target: null });
       return undefined;
@@ -67,42 +67,22 @@ export class PostgresPropertyWrites {
   }
 
   private async insert(input: NewProperty, actor: string | null | undefined): Promise<Property> {
-    const ttl = normalizeTimeToLive(input.timeToLive);
+    const c = createdColumns(input, this.now, actor);
     const row = await first<PropertyRow>(
       this.db,
       `INSERT INTO property (uuid, key, value, type, created, updated, ttl, expires_at, default_value, version, author)
        VALUES ($1, $2, $3, $4, $5, NULL, $6, $7, $8, 1, $9) RETURNING ${PG_PROPERTY_COLUMNS}`,
-      [
-        randomUUID(),
-        input.key,
-        input.value ?? null,
-        input.type ?? DEFAULT_PROPERTY_TYPE,
-        this.now,
-        ttl,
-        expiryOf(this.now, ttl),
-        defaultValueText(input.defaultValue),
-        actor ?? null,
-      ],
+      [randomUUID(), input.key, c.value, c.type, this.now, c.ttl, c.expiresAt, c.defaultValue, c.author],
     );
     return toProperty(row!);
   }
 
   private async applyPatch(row: StoredRow, patch: PropertyPatch, actor: string | null | undefined) {
-    const ttl = patch.timeToLive !== undefined ? normalizeTimeToLive(patch.timeToLive) : row.timeToLive;
+    const c = patchedColumns(row, patch, actor);
     await this.db.query(
       `UPDATE property SET value = $1, type = $2, updated = $3, ttl = $4, expires_at = $5, default_value = $6,
        version = version + 1, author = $7 WHERE id = $8`,
-      [
-        patch.value !== undefined ? patch.value : row.value,
-        patch.type ?? row.type,
-        this.now,
-        ttl,
-        expiryOf(row.created, ttl),
-        patch.defaultValue !== undefined ? defaultValueText(patch.defaultValue) : row.defaultValue,
-        // The author is who wrote the value: a change that leaves the value alone leaves the author too.
-        patch.value !== undefined ? (actor ?? null) : row.author,
-        row.id,
-      ],
+      [c.value, c.type, this.now, c.ttl, c.expiresAt, c.defaultValue, c.author, row.id],
     );
     return this.byId(row.id);
   }
@@ -118,13 +98,10 @@ export class PostgresPropertyWrites {
     }
     const strategy = options.ifExists ?? 'error';
     if (strategy === 'error') {
-      throw new PipeworkError('PROPERTY_EXISTS', `Property '${input.key}' already exists.`, {
-        key: input.key,
-      });
+      throw propertyExists(input.key);
     }
     if (strategy === 'skip') return { result: 'skip', property: publicCopy(row), changes };
-    const patch: PropertyPatch = { value: input.value, type: input.type, defaultValue: input.defaultValue };
-    const property = await this.applyPatch(row, patch, options.actor);
+    const property = await this.applyPatch(row, savePatch(input), options.actor);
     changes.push({ kind: 'changed', origin: publicCopy(row), target: property });
     return { result: 'update', property, changes };
   }
@@ -132,13 +109,9 @@ export class PostgresPropertyWrites {
   async update(key: string, patch: PropertyPatch, options: UpdateOptions): Promise<UpdateResult> {
     const changes: PropertyChange[] = [];
     const row = await this.storedLive(key, changes);
-    if (!row) throw notFound(key);
+    if (!row) throw propertyNotFound(key);
     if (options.expectedVersion !== undefined && options.expectedVersion !== row.version) {
-      throw new PipeworkError(
-        'CONFLICT',
-        `Property '${key}' is at version ${row.version}, not ${options.expectedVersion}.`,
-        { key, expectedVersion: options.expectedVersion, actualVersion: row.version },
-      );
+      throw versionConflict(key, options.expectedVersion, row.version);
     }
     const property = await this.applyPatch(row, patch, options.actor);
     changes.push({ kind: 'changed', origin: publicCopy(row), target: property });
@@ -147,7 +120,7 @@ export class PostgresPropertyWrites {
 
   async delete(key: string): Promise<PropertyChange | undefined> {
     const row = await this.stored(key);
-    if (!row || (row.expiresAt !== null && row.expiresAt <= this.now)) return undefined;
+    if (!row || hasExpired(row, this.now)) return undefined;
     await this.deleteRow(row.id);
     return { kind: 'deleted', origin: publicCopy(row), target: null };
   }
@@ -164,13 +137,10 @@ export class PostgresPropertyWrites {
   }
 
   async copy(from: string, to: string, options: WriteOptions): Promise<UpdateResult> {
-    if (from === to)
-      throw new PipeworkError('PARAM_INVALID', 'A property cannot be copied onto itself.', {
-        parameter: 'to',
-      });
+    if (from === to) throw ontoItself('copied');
     const sql = `SELECT ${PG_PROPERTY_COLUMNS} FROM property WHERE key = $1 AND ${pgLive(2)}`;
     const source = await first<PropertyRow>(this.db, sql, [from, this.now]);
-    if (!source) throw notFound(from);
+    if (!source) throw propertyNotFound(from);
     const fields = toProperty(source);
     const changes: PropertyChange[] = [];
     const target = await this.storedLive(to, changes);
@@ -191,15 +161,12 @@ export class PostgresPropertyWrites {
   }
 
   async move(from: string, to: string): Promise<UpdateResult> {
-    if (from === to)
-      throw new PipeworkError('PARAM_INVALID', 'A property cannot be moved onto itself.', {
-        parameter: 'to',
-      });
+    if (from === to) throw ontoItself('moved');
     const changes: PropertyChange[] = [];
     const source = await this.storedLive(from, changes);
-    if (!source) throw notFound(from);
+    if (!source) throw propertyNotFound(from);
     if (await this.storedLive(to, changes)) {
-      throw new PipeworkError('PROPERTY_EXISTS', `Property '${to}' already exists.`, { key: to });
+      throw propertyExists(to);
     }
     // A move keeps the author: the value is still what that user wrote.
     await this.db.query('UPDATE property SET key = $1, updated = $2, version = version + 1 WHERE id = $3', [

@@ -4,7 +4,6 @@
  * Epoch-millisecond bigints are read as float8 so that rows hold numbers whatever the pool's type parsers.
  */
 import type { Pool, PoolClient } from 'pg';
-import { PipeworkError } from '../../../shared/errors';
 
 export type Queryable = Pool | PoolClient;
 
@@ -52,10 +51,6 @@ export async function inTransaction<T>(pool: Pool, work: (client: PoolClient) =>
       client.release();
     }
   }
-}
-
-export function notFound(key: string): PipeworkError {
-  return new PipeworkError('PROPERTY_NOT_FOUND', `Property '${key}' does not exist.`, { key });
 }
 
 /**
