@@ -216,9 +216,8 @@ describe.skipIf(!present)('the real product’s utility reference', () => {
   });
 });
 
-describe.skipIf(present)('the real product’s utility reference (absent)', () => {
-  it.skip(`is skipped: ${REFERENCE} is not there (check out ../shared to run it)`, () => {});
-});
+if (!present)
+  console.warn(`The utility reference tests are skipped: ${REFERENCE} is not there (check out ../shared).`);
 
 /** The number of arguments of each `@utility.fn(...)` call in a text (strings and nesting skipped). */
 function callsIn(source: string): { name: string; args: number }[] {
