@@ -3,23 +3,9 @@ import { Buffer } from 'node:buffer';
 import { median, type BenchReport } from './bench-report';
 import { BENCH_ADMIN_PASSWORD } from './support/bench-constants';
 import { requestsPerSecond, startBenchServers } from './support/load';
+import { accessToken } from './support/bench-auth';
 
 const PATH = '/api/v3/command/datetime';
-
-async function accessToken(baseUrl: string): Promise<string> {
-  const response = await fetch(`${baseUrl}/auth/realms/pipework/protocol/openid-connect/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      grant_type: 'password',
-      client_id: 'cli',
-      username: 'admin',
-      password: BENCH_ADMIN_PASSWORD,
-    }),
-  });
-  if (!response.ok) throw new Error(`token endpoint answered ${response.status}: ${await response.text()}`);
-  return ((await response.json()) as { access_token: string }).access_token;
-}
 
 export default async function (report: BenchReport): Promise<void> {
   const servers = await startBenchServers();

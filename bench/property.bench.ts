@@ -3,7 +3,8 @@
  * 1,000 of 100,000 properties, and how many properties a bulk publish creates per second.
  */
 import { randomUUID } from 'node:crypto';
-import { median, type BenchReport } from './bench-report';
+import type { BenchReport } from './bench-report';
+import { compareAsync } from './support/compare-async';
 import type { Principal } from '../shared/auth';
 import { startTestServer, type TestServer } from '../server/testing/test-server';
 
@@ -31,28 +32,6 @@ function seed(server: TestServer): void {
       }
     }
   }).immediate();
-}
-
-/** Operations per second of an async function: median of alternating rounds against the baseline. */
-async function compareAsync(ours: () => Promise<unknown>, baseline: () => unknown, rounds = 5, ms = 300) {
-  const rate = async (fn: () => unknown) => {
-    const start = performance.now();
-    let ops = 0;
-    while (performance.now() - start < ms) {
-      await fn();
-      ops++;
-    }
-    return (ops * 1000) / (performance.now() - start);
-  };
-  await rate(ours);
-  await rate(baseline);
-  const a: number[] = [];
-  const b: number[] = [];
-  for (let i = 0; i < rounds; i++) {
-    a.push(await rate(ours));
-    b.push(await rate(baseline));
-  }
-  return { ours: median(a), baseline: median(b) };
 }
 
 async function benchList(report: BenchReport, server: TestServer, user: Principal, admin: Principal) {

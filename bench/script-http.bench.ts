@@ -3,7 +3,8 @@
  * script (a fresh QuickJS sandbox per run, in the worker pool) against the same computation as a PEL step,
  * and `http.get` to a loopback server (allowed by configuration) against a bare Node `fetch` to it.
  */
-import { median, type BenchReport } from './bench-report';
+import type { BenchReport } from './bench-report';
+import { compareAsync } from './support/compare-async';
 import type { Principal } from '../shared/auth';
 import type { PipelineScript } from '../shared/pipeline';
 import { parsePipelineYaml } from '../shared/pipeline';
@@ -11,33 +12,6 @@ import { startLoopbackListener } from '../server/http-client/loopback-listener';
 import { executePipeline } from '../server/pipeline/execute-pipeline';
 import type { ServerServices } from '../server/services';
 import { startTestServer } from '../server/testing/test-server';
-
-/** Runs per second of an async function: median of alternating rounds against the baseline. */
-async function compareAsync(
-  ours: () => Promise<unknown>,
-  baseline: () => Promise<unknown>,
-  rounds = 5,
-  ms = 400,
-) {
-  const rate = async (fn: () => Promise<unknown>) => {
-    const start = performance.now();
-    let ops = 0;
-    while (performance.now() - start < ms) {
-      await fn();
-      ops++;
-    }
-    return (ops * 1000) / (performance.now() - start);
-  };
-  await rate(ours);
-  await rate(baseline);
-  const a: number[] = [];
-  const b: number[] = [];
-  for (let i = 0; i < rounds; i++) {
-    a.push(await rate(ours));
-    b.push(await rate(baseline));
-  }
-  return { ours: median(a), baseline: median(b) };
-}
 
 function runner(services: ServerServices, principal: Principal, script: PipelineScript, expected: unknown) {
   const wanted = JSON.stringify(expected);

@@ -17,6 +17,7 @@ import { executePipeline } from '../server/pipeline/execute-pipeline';
 import { median, type BenchReport } from './bench-report';
 import { BENCH_ADMIN_PASSWORD } from './support/bench-constants';
 import { startBenchServers } from './support/load';
+import { accessToken } from './support/bench-auth';
 
 /** Five steps: set vars, an if, a foreach over 3 items with eval, set.body with utilities. */
 export const THROUGHPUT_PIPELINE = `body: {name: ada, items: [2, 3, 4]}
@@ -82,21 +83,6 @@ async function checkedOnce(url: string, authorization: string): Promise<void> {
   if (response.status !== 200 || JSON.stringify(JSON.parse(text)) !== EXPECTED) {
     throw new Error(`the throughput pipeline answered ${response.status}: ${text}`);
   }
-}
-
-async function accessToken(baseUrl: string): Promise<string> {
-  const response = await fetch(`${baseUrl}/auth/realms/pipework/protocol/openid-connect/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      grant_type: 'password',
-      client_id: 'cli',
-      username: 'admin',
-      password: BENCH_ADMIN_PASSWORD,
-    }),
-  });
-  if (!response.ok) throw new Error(`token endpoint answered ${response.status}: ${await response.text()}`);
-  return ((await response.json()) as { access_token: string }).access_token;
 }
 
 /**
