@@ -7,6 +7,7 @@
  */
 import type { CommandContext } from '../../../shared/commands';
 import { PipeworkError } from '../../../shared/errors';
+import { findTemplateSlots, tokenize } from '../../../shared/pel';
 import { decodePropertyValue } from '../../../shared/property';
 import { isBinaryContent } from '../../../shared/values';
 import { PEL_DRIVE_LIMIT } from '../../drive/drive-uri-resolver';
@@ -68,9 +69,31 @@ export async function templateOf(
   return textOf(await propertyValue(ctx, value.trim().replace(PROPERTY_URI, '')));
 }
 
-/** `model` as the root of a slot expression reads `vars.model` (the scope PEL knows has no `model`). */
+/**
+ * `model` as the root of a slot expression reads `vars.model` (the scope PEL knows has no `model`). Found with
+ * PEL's own lexer, so a `model` inside a string or after a dot (`body.model`) stays as it is.
+ */
 function withModelRoot(expression: string): string {
-  return expression.replace(/(^|[^\w.#@'"$])model\b/g, '$1vars.model');
+  let out = expression;
+  const tokens = tokenize(expression);
+  for (let i = tokens.length - 1; i >= 0; i--) {
+    const token = tokens[i]!;
+    const after = tokens[i - 1];
+    const isMember = after?.kind === 'punct' && (after.value === '.' || after.value === '?.');
+    if (token.kind === 'identifier' && token.value === 'model' && !isMember) {
+      out = `${out.slice(0, token.start)}vars.model${out.slice(token.end)}`;
+    }
+  }
+  return out;
+}
+
+/** Every `#{...}` slot of a template (braces matched and strings skipped by PEL) with its root `model` bound. */
+function bindModelInSlots(template: string): string {
+  let out = template;
+  for (const slot of findTemplateSlots(template).reverse()) {
+    out = out.slice(0, slot.start) + withModelRoot(out.slice(slot.start, slot.end)) + out.slice(slot.end);
+  }
+  return out;
 }
 
 /** FreeMarker `${x.y}` as PEL: `model.x.y` stays, a bare `x.y` is a field of the model. */
@@ -103,14 +126,13 @@ export function renderTemplate(
     );
   }
   // ${...} first becomes a PEL slot, then every slot sees `model`.
-  const pel = template
-    .replace(/\$\{([^}]*)\}/g, (_, e: string) => `#{${freemarkerSlot(e)}}`)
-    .replace(/#\{([^}]*)\}/g, (_, e: string) => `#{${withModelRoot(e)}}`);
+  const pel = template.replace(/\$\{([^}]*)\}/g, (_, e: string) => `#{${freemarkerSlot(e)}}`);
   if (!pel.includes('#{')) return pel;
+  const bound = bindModelInSlots(pel);
   const saved = ctx.scope.vars;
   ctx.scope.vars = { ...saved, model };
   try {
-    return textOf(ctx.evaluate(pel));
+    return textOf(ctx.evaluate(bound));
   } finally {
     ctx.scope.vars = saved;
   }
