@@ -3,24 +3,15 @@
  * with backpressure, and `property.attachment.put` with a raw body streams it into storage. Neither holds the
  * content in memory; other forms of these commands go the usual way through the pipeline runner.
  */
-import type { Request, RequestHandler, Response } from 'express';
+import type { RequestHandler, Response } from 'express';
 import type { Principal } from '../../shared/auth';
-import { validateParameters } from '../../shared/commands';
 import type { ServerServices } from '../services';
-import { authorizeCommand } from '../pipeline/authorize-command';
 import { commandNameOf } from './command-routes';
-import { normalizeParams } from './request-input';
+import { hasRawBody, streamedCommandCall } from './streamed-command';
 
 const STREAMED = new Set(['property.attachment.content', 'property.attachment.put']);
 /** Largest attachment one streamed upload may bring. */
 export const MAX_STREAMED_ATTACHMENT_BYTES = 2 * 1024 * 1024 * 1024;
-
-function hasRawBody(req: Request): boolean {
-  const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-  const length = req.headers['content-length'];
-  const body = req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
-  return body && type !== 'application/x-www-form-urlencoded';
-}
 
 /** Resolves when the response wants more or has closed; removes both listeners again (no leak per chunk). */
 function drainedOrClosed(res: Response): Promise<void> {
@@ -77,13 +68,7 @@ export function attachmentStreamHandler(services: ServerServices): RequestHandle
     }
     if (name === 'property.attachment.content' && req.method !== 'GET') return next();
     try {
-      const { contract } = services.commands.require(name);
-      const principal = res.locals.principal as Principal | null;
-      authorizeCommand(principal, contract);
-      const params = validateParameters(
-        contract,
-        normalizeParams(req.query as Record<string, string>, contract),
-      );
+      const { principal, params } = streamedCommandCall(services, name, req, res);
       if (name === 'property.attachment.content') return await streamOut(services, principal, params, res);
       const contentType = params.contentType ?? req.headers['content-type'];
       const attachment = await services.properties.attachments.write(

@@ -5,14 +5,11 @@
  * in memory; other forms of these commands go the usual way through the pipeline runner.
  */
 import type { Request, RequestHandler, Response } from 'express';
-import type { Principal } from '../../shared/auth';
-import { validateParameters } from '../../shared/commands';
 import { PipeworkError } from '../../shared/errors';
 import type { DriveFile } from '../drive';
 import type { ServerServices } from '../services';
-import { authorizeCommand } from '../pipeline/authorize-command';
 import { commandNameOf } from './command-routes';
-import { normalizeParams } from './request-input';
+import { hasRawBody, streamedCommandCall } from './streamed-command';
 
 const STREAMED = new Set(['drive.save', 'drive.read']);
 /** What is read and thrown away after a refused upload so the client still gets the answer; past it, the socket closes. */
@@ -32,13 +29,6 @@ function tooLarge(limit: number): PipeworkError {
   return new PipeworkError('PAYLOAD_TOO_LARGE', `The file is larger than ${limit} bytes.`, {
     limitBytes: limit,
   });
-}
-
-function hasRawBody(req: Request): boolean {
-  const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-  const length = req.headers['content-length'];
-  const body = req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
-  return body && type !== 'application/x-www-form-urlencoded';
 }
 
 /** Sends the file; a range outside it becomes RANGE_NOT_SATISFIABLE with `Content-Range: bytes *\/size`. */
@@ -78,13 +68,7 @@ export function driveStreamHandler(services: ServerServices): RequestHandler {
     if (name === 'drive.save' && (req.method !== 'POST' || !hasRawBody(req))) return next();
     if (name === 'drive.read' && req.method !== 'GET' && req.method !== 'HEAD') return next();
     try {
-      const { contract } = services.commands.require(name);
-      const principal = res.locals.principal as Principal | null;
-      authorizeCommand(principal, contract);
-      const params = validateParameters(
-        contract,
-        normalizeParams(req.query as Record<string, string>, contract),
-      );
+      const { principal, params } = streamedCommandCall(services, name, req, res);
       const path = String(params.path ?? '');
       if (name === 'drive.read') return await sendDriveFile(res, await services.drive.file(principal, path));
       const declared = Number(req.headers['content-length'] ?? NaN);
