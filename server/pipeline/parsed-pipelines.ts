@@ -3,7 +3,7 @@
  * send the same texts again and again; the cache hands every run a script of its own body (the runner puts the
  * body into the run's scope, where steps may change it), and shares the rest, which runs only read.
  */
-import { LruCache } from '../../shared/pel/cache';
+import { LruCache } from '../../shared/values/lru-cache';
 import { parsePipeline, type PipelineScript, type PipelineSourceKind } from '../../shared/pipeline';
 
 /** How many parsed texts are kept, and how many characters of text they may add up to. */

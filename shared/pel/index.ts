@@ -1,5 +1,5 @@
 /** The Pipeline Expression Language: the one entry point for the engine (evaluate) and the workbench (analyze). */
-import { LruCache } from './cache';
+import { LruCache } from '../values/lru-cache';
 import { CompiledExpression } from './expression';
 import { type PelTemplate, buildTemplate } from './template';
 import type { PelOptions, PelScope } from './types';

@@ -12,7 +12,7 @@ import {
   compileRegex,
 } from './regex-compile';
 import { type Runtime, checkClock } from './runtime';
-import { LruCache } from './cache';
+import { LruCache } from '../values/lru-cache';
 
 /** Compiled patterns, weighed by pattern length plus program size (a program is at most 20,000 instructions). */
 const programs = new LruCache<Program>(500, 2_000_000);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LruCache } from './cache';
+import { LruCache } from './lru-cache';
 
 describe('LruCache', () => {
   it('keeps at most its capacity, dropping the least recently used', () => {

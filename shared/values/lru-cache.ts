@@ -1,4 +1,4 @@
-/** A bounded least-recently-used cache for compiled expressions, cheap on the hot path. */
+/** A bounded least-recently-used cache, cheap on the hot path (compiled expressions, regexes, parsed pipelines). */
 
 /**
  * Bounded by entries and by total weight (the callers weigh an entry by its text's length, so a few huge
