@@ -20,6 +20,7 @@ import {
   type SaveResult,
 } from '../../shared/property';
 import type { EventBus } from '../events/event-bus';
+import { propertyChangeEvents } from '../events/property-change-events';
 import { ObjectSchemaValidator } from './object-schema-validator';
 import { PropertyAccess } from './property-access';
 import { PropertyAttachmentService } from './property-attachment-service';
@@ -38,6 +39,11 @@ export interface PropertyServiceOptions {
   access?: PropertyAccess;
   /** Longest value (and default value, as JSON text) in characters; default `MAX_VALUE_LENGTH`. */
   maxValueLength?: number;
+  /**
+   * The store records events in each write's transaction (the PostgreSQL outbox) and a relay delivers them to
+   * `events`: the service then publishes nothing itself. Default false (SQLite: published after commit).
+   */
+  eventsFromStore?: boolean;
 }
 
 /** 16 MiB characters: room for the base64 of a 10 MiB command body (the default body limit), and more. */
@@ -127,10 +133,12 @@ export class PropertyService {
   readonly attachments: PropertyAttachmentService;
   private readonly validator = new ObjectSchemaValidator();
   private readonly maxValueLength: number;
+  private readonly eventsFromStore: boolean;
 
   constructor(options: PropertyServiceOptions) {
     this.store = options.store;
     this.events = options.events;
+    this.eventsFromStore = options.eventsFromStore ?? false;
     this.access = options.access ?? new PropertyAccess();
     this.maxValueLength = options.maxValueLength ?? MAX_VALUE_LENGTH;
     this.attachments = new PropertyAttachmentService(this.store.attachments, this.access);
@@ -138,14 +146,9 @@ export class PropertyService {
 
   /** Publishes each committed change as `property.<kind>` with `{origin, target}`. */
   private publish(changes: readonly PropertyChange[], principal: Principal | null): void {
-    for (const change of changes) {
-      this.events.publish(
-        `property.${change.kind}`,
-        { origin: change.origin, target: change.target },
-        {
-          actor: principal?.uuid ?? null,
-        },
-      );
+    if (this.eventsFromStore) return;
+    for (const event of propertyChangeEvents(changes, principal?.uuid)) {
+      this.events.publish(event.eventKey, event.payload, { actor: event.actor });
     }
   }
 

@@ -1,10 +1,10 @@
 /**
  * The PostgreSQL property store: the same contract and rules as the SQLite one, on a `pg` pool, so several
  * server instances can share one database. Writes run in one transaction each (`postgres-property-writes.ts`),
- * wildcard listings are index range scans on the byte-ordered `key` (`postgres-listing.ts`). It offers no
- * synchronous reads: the `@property` PEL utility needs the SQLite store.
+ * wildcard listings are index range scans on the byte-ordered `key` (`postgres-listing.ts`). Created with a
+ * `syncBridge`, it also offers `getSync`/`listSync`/`updateSync` (the `@property` PEL utility) through it.
  */
-import type { Pool } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import {
   isPropertyRoot,
   normalizePropertyKey,
@@ -29,17 +29,37 @@ import { POSTGRES_PROPERTY_MIGRATIONS, migratePostgres } from './postgres-migrat
 import { propertyNotFound } from '../property-write-rules';
 import { PG_PROPERTY_COLUMNS, first, inTransaction, pgLive } from './postgres-rows';
 import { PostgresPropertyWrites } from './postgres-property-writes';
+import type { PostgresSyncBridge } from './sync-bridge/postgres-sync-bridge';
 
 export interface PostgresPropertyStoreOptions {
   /** Epoch milliseconds now (tests move time forward). */
   clock?: () => number;
   /** Close the pool with the store (default false: the pool belongs to the caller). */
   ownsPool?: boolean;
+  /** Answers the synchronous calls through a worker thread (`sync-bridge/`); closed with the store. */
+  syncBridge?: PostgresSyncBridge;
+  /**
+   * Runs inside each write's transaction, just before COMMIT, when the write changed something: what it
+   * writes commits or rolls back with the change (the event outbox, `server/events/postgres-event-outbox.ts`).
+   */
+  beforeCommit?: BeforeCommitHook;
 }
+
+export type BeforeCommitHook = (
+  client: PoolClient,
+  changes: readonly PropertyChange[],
+  options: WriteOptions,
+) => Promise<void>;
+
+const changesOf = (result: { changes: PropertyChange[] }) => result.changes;
 
 export class PostgresPropertyStore implements PropertyStore {
   readonly attachments: PostgresAttachmentStore;
   private readonly clock: () => number;
+  /** Present only with a sync bridge, so the `@property` utility can tell whether it is available. */
+  readonly getSync?: (key: string) => Property | undefined;
+  readonly listSync?: (query: PropertyQuery) => Property[];
+  readonly updateSync?: (key: string, patch: PropertyPatch, options?: UpdateOptions) => UpdateResult;
 
   private constructor(
     readonly pool: Pool,
@@ -47,6 +67,12 @@ export class PostgresPropertyStore implements PropertyStore {
   ) {
     this.clock = options.clock ?? Date.now;
     this.attachments = new PostgresAttachmentStore(pool, (key) => this.liveIdOf(key), this.clock);
+    const bridge = options.syncBridge;
+    if (bridge) {
+      this.getSync = (key) => bridge.getSync(key, this.clock());
+      this.listSync = (query) => bridge.listSync(query, this.clock());
+      this.updateSync = (key, patch, opts) => bridge.updateSync(key, patch, opts, this.clock());
+    }
   }
 
   /** Opens the store on a pool, applying the property module's migrations (once, under a lock). */
@@ -57,9 +83,19 @@ export class PostgresPropertyStore implements PropertyStore {
     return store;
   }
 
-  private write<T>(work: (writes: PostgresPropertyWrites) => Promise<T>): Promise<T> {
+  private write<T>(
+    options: WriteOptions,
+    work: (writes: PostgresPropertyWrites) => Promise<T>,
+    changes: (result: T) => readonly PropertyChange[],
+  ): Promise<T> {
     const now = this.clock();
-    return inTransaction(this.pool, (client) => work(new PostgresPropertyWrites(client, now)));
+    const hook = this.options.beforeCommit;
+    return inTransaction(this.pool, async (client) => {
+      const result = await work(new PostgresPropertyWrites(client, now));
+      const changed = changes(result);
+      if (hook && changed.length > 0) await hook(client, changed, options);
+      return result;
+    });
   }
 
   private async liveIdOf(key: string): Promise<number> {
@@ -92,31 +128,51 @@ export class PostgresPropertyStore implements PropertyStore {
 
   async save(input: NewProperty, options: SaveOptions = {}): Promise<SaveResult> {
     const normalized = { ...input, key: normalizePropertyKey(input.key) };
-    return this.write((w) => w.save(normalized, options));
+    return this.write(options, (w) => w.save(normalized, options), changesOf);
   }
 
   async update(key: string, patch: PropertyPatch, options: UpdateOptions = {}): Promise<UpdateResult> {
-    return this.write((w) => w.update(normalizePropertyKey(key), patch, options));
+    return this.write(options, (w) => w.update(normalizePropertyKey(key), patch, options), changesOf);
   }
 
-  async delete(key: string, _options: WriteOptions = {}): Promise<PropertyChange | undefined> {
-    return this.write((w) => w.delete(normalizePropertyKey(key)));
+  async delete(key: string, options: WriteOptions = {}): Promise<PropertyChange | undefined> {
+    return this.write(
+      options,
+      (w) => w.delete(normalizePropertyKey(key)),
+      (change) => (change ? [change] : []),
+    );
   }
 
   async deleteMatching(query: PropertyQuery, options: DeleteMatchingOptions = {}): Promise<PropertyChange[]> {
-    return this.write((w) => w.deleteMatching(query, options));
+    return this.write(
+      options,
+      (w) => w.deleteMatching(query, options),
+      (changes) => changes,
+    );
   }
 
   async copy(from: string, to: string, options: WriteOptions = {}): Promise<UpdateResult> {
-    return this.write((w) => w.copy(normalizePropertyKey(from), normalizePropertyKey(to), options));
+    return this.write(
+      options,
+      (w) => w.copy(normalizePropertyKey(from), normalizePropertyKey(to), options),
+      changesOf,
+    );
   }
 
-  async move(from: string, to: string, _options: WriteOptions = {}): Promise<UpdateResult> {
-    return this.write((w) => w.move(normalizePropertyKey(from), normalizePropertyKey(to)));
+  async move(from: string, to: string, options: WriteOptions = {}): Promise<UpdateResult> {
+    return this.write(
+      options,
+      (w) => w.move(normalizePropertyKey(from), normalizePropertyKey(to)),
+      changesOf,
+    );
   }
 
   async deleteExpired(limit = 500): Promise<PropertyChange[]> {
-    return this.write((w) => w.deleteExpired(limit));
+    return this.write(
+      {},
+      (w) => w.deleteExpired(limit),
+      (changes) => changes,
+    );
   }
 
   async authorOf(key: string): Promise<string | null | undefined> {
@@ -129,6 +185,7 @@ export class PostgresPropertyStore implements PropertyStore {
   }
 
   async close(): Promise<void> {
+    await this.options.syncBridge?.close();
     if (this.options.ownsPool) await this.pool.end();
   }
 }

@@ -1,0 +1,151 @@
+/**
+ * The event outbox on PostgreSQL: each property write inserts its events into `event_outbox` inside its own
+ * transaction (the store's `beforeCommit` hook), so an event exists exactly when its change committed, and
+ * every instance's relay (`postgres-event-relay.ts`) reads them from there. Ids are installation-wide and
+ * commit in id order: the writer takes one global transaction-level advisory lock just before inserting, held
+ * until COMMIT, so a reader that has seen id n never sees a smaller id appear later (no gaps behind a cursor).
+ * It also orders events per key as their writes committed, since a write locks its row before that lock.
+ */
+import type { Pool, PoolClient } from 'pg';
+import type { PropertyChange, WriteOptions } from '../../shared/property';
+import type { BeforeCommitHook } from '../store/postgres/postgres-property-store';
+import { migratePostgres, type PostgresMigration } from '../store/postgres/postgres-migrations';
+import type { PipeworkEvent } from './event-bus';
+import { currentEventDepth } from './event-context';
+import { propertyChangeEvents } from './property-change-events';
+
+/** The NOTIFY channel the outbox announces new events on (payload: the highest new id). */
+export const EVENTS_CHANNEL = 'pipework_events';
+
+/** The advisory lock that orders outbox inserts (one per database). */
+const OUTBOX_LOCK = "hashtext('pipework.event_outbox')";
+
+/**
+ * The events module's tables: the outbox, the claims that make an `event.listen` run once per installation,
+ * and the installation's dispatch high-water mark (`postgres-listener-claims.ts`).
+ */
+export const POSTGRES_EVENT_MIGRATIONS: readonly PostgresMigration[] = [
+  {
+    version: 1,
+    description: 'event outbox, listener claims and the dispatch mark',
+    sql: `
+      CREATE TABLE event_outbox (
+        id bigserial PRIMARY KEY,
+        event_key text NOT NULL,
+        payload text NOT NULL,
+        timestamp bigint NOT NULL,
+        depth integer NOT NULL,
+        actor text,
+        created timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX event_outbox_created ON event_outbox (created);
+
+      CREATE TABLE event_listener_claim (
+        event_id bigint NOT NULL,
+        listener_key text NOT NULL,
+        PRIMARY KEY (event_id, listener_key)
+      );
+
+      CREATE TABLE event_dispatch_mark (
+        only_row boolean PRIMARY KEY DEFAULT true CHECK (only_row),
+        event_id bigint NOT NULL
+      );
+      INSERT INTO event_dispatch_mark (event_id) VALUES (0);`,
+  },
+];
+
+/** Creates or upgrades the events module's tables (once, under the migration lock). */
+export async function migrateEventOutbox(pool: Pool): Promise<void> {
+  await migratePostgres(pool, 'events', POSTGRES_EVENT_MIGRATIONS);
+}
+
+export interface OutboxWriterOptions {
+  /** Epoch milliseconds for the events' `timestamp`. Default `Date.now`. */
+  clock?: () => number;
+  /** Default `EVENTS_CHANNEL`. */
+  channel?: string;
+}
+
+/**
+ * The `beforeCommit` hook of `PostgresPropertyStore.open`: the write's events (what `PropertyService`
+ * publishes on SQLite) into the outbox, in the write's transaction, and a NOTIFY sent when it commits.
+ */
+export function outboxWriter(options: OutboxWriterOptions = {}): BeforeCommitHook {
+  const clock = options.clock ?? Date.now;
+  const channel = options.channel ?? EVENTS_CHANNEL;
+  return async (client: PoolClient, changes: readonly PropertyChange[], write: WriteOptions) => {
+    const events = propertyChangeEvents(changes, write.actor);
+    if (events.length === 0) return;
+    await client.query(`SELECT pg_advisory_xact_lock(${OUTBOX_LOCK})`);
+    const inserted = await client.query<{ id: string }>(
+      `INSERT INTO event_outbox (event_key, payload, timestamp, depth, actor)
+       SELECT event_key, payload, $3::bigint, $4::integer, actor
+       FROM unnest($1::text[], $2::text[], $5::text[]) WITH ORDINALITY AS e (event_key, payload, actor, n)
+       ORDER BY n RETURNING id`,
+      [
+        events.map((e) => e.eventKey),
+        events.map((e) => JSON.stringify(e.payload)),
+        clock(),
+        currentEventDepth(),
+        events.map((e) => e.actor),
+      ],
+    );
+    const last = inserted.rows.reduce((max, row) => Math.max(max, Number(row.id)), 0);
+    await client.query('SELECT pg_notify($1, $2)', [channel, String(last)]);
+  };
+}
+
+interface OutboxRow {
+  id: string;
+  event_key: string;
+  payload: string;
+  timestamp: string;
+  depth: number;
+  actor: string | null;
+}
+
+const OUTBOX_COLUMNS = 'id, event_key, payload, timestamp, depth, actor';
+
+function toEvent(row: OutboxRow): PipeworkEvent {
+  return {
+    id: Number(row.id),
+    eventKey: row.event_key,
+    payload: JSON.parse(row.payload) as unknown,
+    timestamp: Number(row.timestamp),
+    depth: row.depth,
+    actor: row.actor,
+  };
+}
+
+/** Up to `limit` outbox events after id `after`, in id (= commit) order. */
+export async function outboxEventsAfter(
+  db: Pool | PoolClient,
+  after: number,
+  limit: number,
+): Promise<PipeworkEvent[]> {
+  const result = await db.query<OutboxRow>(
+    `SELECT ${OUTBOX_COLUMNS} FROM event_outbox WHERE id > $1 ORDER BY id LIMIT $2`,
+    [after, limit],
+  );
+  return result.rows.map(toEvent);
+}
+
+/** The highest id in the outbox (0 when empty): where a relay starting now begins. */
+export async function outboxHead(db: Pool | PoolClient): Promise<number> {
+  const result = await db.query<{ id: string | null }>('SELECT max(id) AS id FROM event_outbox');
+  return Number(result.rows[0]?.id ?? 0);
+}
+
+/**
+ * Deletes outbox rows older than `retentionMs` (by the database's clock), and the listener claims of those
+ * events; returns how many events went. Run it from one instance at a time (an installation-wide job).
+ */
+export async function pruneOutbox(pool: Pool, retentionMs: number): Promise<number> {
+  const pruned = await pool.query<{ n: number }>(
+    `WITH gone AS (DELETE FROM event_outbox WHERE created < now() - $1 * interval '1 millisecond' RETURNING id),
+     claims AS (DELETE FROM event_listener_claim c USING gone WHERE c.event_id = gone.id)
+     SELECT count(*)::int AS n FROM gone`,
+    [retentionMs],
+  );
+  return pruned.rows[0]!.n;
+}
