@@ -10,6 +10,7 @@ import { BenchReport } from './bench-report';
 import httpBench from './http.bench';
 import pelBench from './pel.bench';
 import propertyBench from './property.bench';
+import propertyPostgresBench from './property-postgres.bench';
 import scriptHttpBench from './script-http.bench';
 import throughputBench from './throughput.bench';
 import { PROJECT_ROOT } from './support/project-root';
@@ -20,6 +21,7 @@ const BENCHMARKS: Record<string, (report: BenchReport) => Promise<void>> = {
   http: httpBench,
   pel: pelBench,
   property: propertyBench,
+  'property-postgres': propertyPostgresBench,
   'script-http': scriptHttpBench,
   throughput: throughputBench,
   workbench: workbenchBench,

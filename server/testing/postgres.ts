@@ -64,8 +64,11 @@ function postgresUid(): { uid: number; gid: number } {
   return { uid, gid };
 }
 
-/** Creates and starts a cluster; throws when the binaries are missing (check `postgresMissingReason` first). */
-export async function startTestPostgres(): Promise<TestPostgres> {
+/**
+ * Creates and starts a cluster; throws when the binaries are missing (check `postgresMissingReason` first).
+ * Tests run with fsync off; `durable` keeps it on, for benchmarks that compare durable commits.
+ */
+export async function startTestPostgres(options: { durable?: boolean } = {}): Promise<TestPostgres> {
   const binDir = postgresBinDir();
   if (!binDir) throw new Error(postgresMissingReason());
   const base = mkdtempSync(join(tmpdir(), 'pipework-pg-'));
@@ -77,12 +80,13 @@ export async function startTestPostgres(): Promise<TestPostgres> {
   chmodSync(base, 0o700);
   const port = await freePort();
   runTool(binDir, 'initdb', ['-D', dataDir, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8']);
-  const options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${base} -c fsync=off -c max_connections=30`;
+  const fsync = options.durable ? '' : ' -c fsync=off';
+  const serverOptions = `-c listen_addresses=127.0.0.1 -p ${port} -k ${base}${fsync} -c max_connections=30`;
   runTool(binDir, 'pg_ctl', [
     '-D',
     dataDir,
     '-o',
-    options,
+    serverOptions,
     '-l',
     join(base, 'log'),
     '-w',
