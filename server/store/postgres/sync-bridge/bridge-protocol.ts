@@ -28,6 +28,11 @@ export interface BridgeWorkerSettings {
   poolSize: number;
   /** The calls' time limit: the worker's pool gives up connecting after it too. */
   timeoutMillis: number;
+  /**
+   * Writes record their events in the outbox, in their transaction, as the server's store does
+   * (`server/events/postgres-event-outbox.ts`); absent when the calling side publishes them itself.
+   */
+  outbox?: { channel?: string };
 }
 
 /** A listing as it crosses: the pattern's text, the scope, the limit (filters stay on the calling side). */
@@ -41,7 +46,15 @@ export interface BridgeListQuery {
 export type BridgeRequest =
   | { op: 'get'; now: number; key: string }
   | { op: 'list'; now: number; query: BridgeListQuery }
-  | { op: 'update'; now: number; key: string; patch: PropertyPatch; options: UpdateOptions }
+  | {
+      op: 'update';
+      now: number;
+      key: string;
+      patch: PropertyPatch;
+      options: UpdateOptions;
+      /** The caller's event depth (`server/events/event-context.ts`), which the outbox records. */
+      depth: number;
+    }
   | { op: 'close' };
 
 /** An error as it crosses: a PipeworkError keeps its code and details; anything else its name and code. */

@@ -9,6 +9,8 @@ import { PipeworkError } from '../../../../shared/errors';
 import { evaluateTemplate } from '../../../../shared/pel';
 import type { Property, PropertyQuery } from '../../../../shared/property';
 import { EventBus, type PipeworkEvent } from '../../../events/event-bus';
+import { runAtEventDepth } from '../../../events/event-context';
+import { migrateEventOutbox, outboxEventsAfter, outboxWriter } from '../../../events/postgres-event-outbox';
 import { postgresMissingReason, startTestPostgres, type TestPostgres } from '../../../testing/postgres';
 import { PropertyService } from '../../property-service';
 import { propertyUtilityFactory } from '../../property-utility';
@@ -263,6 +265,53 @@ describe.skipIf(pgMissing !== undefined)('@property on PostgreSQL through the br
     expect(await store.get('global/app/a/v')).toMatchObject({ value: 'first', version: 1 });
     await events.idle();
     expect(seen).toEqual([]);
+  });
+});
+
+describe.skipIf(pgMissing !== undefined)('@property.updateValue with the event outbox', () => {
+  it('records the write’s events in the outbox, in its transaction, at the caller’s depth, once', async () => {
+    const { connection, pool } = await freshSchema();
+    await migrateEventOutbox(pool);
+    const channel = `pipework_events_bridge_${process.pid}_${schemas}`;
+    const syncBridge = await PostgresSyncBridge.start({ connection, outbox: { channel } });
+    const beforeCommit = outboxWriter({ channel });
+    const store = await PostgresPropertyStore.open(pool, { syncBridge, beforeCommit });
+    opened.push(store);
+    const events = new EventBus();
+    const published: PipeworkEvent[] = [];
+    events.subscribe((e) => void published.push(e));
+    const properties = new PropertyService({ store, events, eventsFromStore: true });
+    await properties.create(admin, { key: 'global/app/a/n', value: 1 });
+    await properties.create(admin, { key: 'user/bob/secret', value: 'bob only' });
+    const head = (await outboxEventsAfter(pool, 0, 100)).at(-1)!.id;
+
+    const { property } = propertyUtilityFactory(alice, { properties });
+    const scope = { body: null, vars: {}, headers: {} };
+    const written = runAtEventDepth(2, () =>
+      evaluateTemplate("#{@property.updateValue('global/app/a/n', 41 + 1)}", scope, {
+        utilities: { property: property! },
+      }),
+    );
+    expect(written).toBe(42);
+    const refused = failure(() =>
+      evaluateTemplate("#{@property.updateValue('user/bob/secret', 'x')}", scope, {
+        utilities: { property: property! },
+      }),
+    );
+    expect(refused.code).toBe('FORBIDDEN');
+    await properties.put(alice, { key: 'global/app/a/n', value: 43 });
+
+    const recorded = await outboxEventsAfter(pool, head, 100);
+    expect(recorded.map((e) => [e.eventKey, e.actor, e.depth])).toEqual([
+      ['property.changed', 'alice', 2],
+      ['property.changed', 'alice', 0],
+    ]);
+    const [bridged, direct] = recorded.map((e) => e.payload as { origin: Property; target: Property });
+    expect(bridged!.target).toEqual(direct!.origin);
+    expect(bridged!.origin).toMatchObject({ value: '1', version: 1 });
+    expect(bridged!.target).toMatchObject({ value: '42', version: 2 });
+    await events.idle();
+    expect(published).toEqual([]);
   });
 });
 

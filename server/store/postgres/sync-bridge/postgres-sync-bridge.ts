@@ -12,6 +12,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import { PipeworkError } from '../../../../shared/errors';
+import { currentEventDepth } from '../../../events/event-context';
 import type {
   Property,
   PropertyPatch,
@@ -39,6 +40,11 @@ export interface PostgresSyncBridgeOptions {
   poolSize?: number;
   /** Longest wait for the worker to load and reach the database (default 30,000). */
   startTimeoutMillis?: number;
+  /**
+   * Give it when the store writes the event outbox (`outboxWriter` as `beforeCommit`): bridged writes then
+   * record their events too, on the same NOTIFY channel (default `EVENTS_CHANNEL`).
+   */
+  outbox?: { channel?: string };
 }
 
 export const SYNC_BRIDGE_TIMEOUT_MILLIS = 5_000;
@@ -107,6 +113,7 @@ export class PostgresSyncBridge {
       connection: options.connection,
       poolSize: options.poolSize ?? 2,
       timeoutMillis,
+      ...(options.outbox ? { outbox: options.outbox } : {}),
     };
     const flag = createChannelFlag();
     const { port1, port2 } = new MessageChannel();
@@ -175,7 +182,7 @@ export class PostgresSyncBridge {
   /** The store's `update` (one transaction, its rules and errors), answered at once. */
   updateSync(key: string, patch: PropertyPatch, options: UpdateOptions = {}, now = Date.now()): UpdateResult {
     return this.call(
-      { op: 'update', now, key, patch, options },
+      { op: 'update', now, key, patch, options, depth: currentEventDepth() },
       `updateSync('${shown(key)}')`,
     ) as UpdateResult;
   }

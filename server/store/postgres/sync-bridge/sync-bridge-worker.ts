@@ -2,10 +2,13 @@
  * The worker thread behind `PostgresSyncBridge`: its own small pg pool and an ordinary (asynchronous)
  * `PostgresPropertyStore` on it, so a bridged read or write runs exactly the store's code (the same rows to
  * Property, the same write transaction and rules). Requests are answered one at a time, each at the calling
- * store's clock; one whose caller has stopped waiting is skipped. Bundled as dist/server/postgres-sync-worker.mjs.
+ * store's clock; one whose caller has stopped waiting is skipped. With `outbox`, a write records its events
+ * as the server's store does, at the caller's event depth. Bundled as dist/server/postgres-sync-worker.mjs.
  */
 import pg from 'pg';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { runAtEventDepth } from '../../../events/event-context';
+import { outboxWriter } from '../../../events/postgres-event-outbox';
 import { PostgresPropertyStore } from '../postgres-property-store';
 import { replyOnChannel, type ChannelRequest } from './blocking-channel';
 import {
@@ -47,7 +50,7 @@ async function perform(store: PostgresPropertyStore, request: BridgeRequest): Pr
     case 'list':
       return store.list(request.query);
     case 'update':
-      return store.update(request.key, request.patch, request.options);
+      return runAtEventDepth(request.depth, () => store.update(request.key, request.patch, request.options));
     case 'close':
       return store.close();
   }
@@ -73,7 +76,10 @@ async function answer(store: PostgresPropertyStore, message: ChannelRequest<Brid
 async function start(): Promise<void> {
   let store: PostgresPropertyStore;
   try {
-    store = await PostgresPropertyStore.open(pool, { clock: () => now, ownsPool: true });
+    const clock = () => now;
+    const { outbox } = settings;
+    const beforeCommit = outbox ? outboxWriter({ clock, channel: outbox.channel }) : undefined;
+    store = await PostgresPropertyStore.open(pool, { clock, ownsPool: true, beforeCommit });
   } catch (error) {
     parentPort!.postMessage({ ready: false, error: toWireError(error) } satisfies BridgeReadiness);
     await pool.end().catch(() => undefined);
