@@ -9,7 +9,7 @@ import { payloadWithPaths } from './property-event-shape';
 
 /** An event as listeners see it; `{eventKey, payload}` is its public JSON form. */
 export interface PipeworkEvent {
-  /** Increases by one per event in this process (the SSE `id`). */
+  /** The SSE `id`: one more per event in this process, or on PostgreSQL the outbox id (installation-wide, increasing). */
   id: number;
   eventKey: string;
   /** For property events `{origin, target}`: the property before and after the change. */
@@ -22,6 +22,12 @@ export interface PipeworkEvent {
 }
 
 export type EventListener = (event: PipeworkEvent) => void | Promise<unknown>;
+
+/** Past events that can be read again (the PostgreSQL outbox): SSE clients resume from `Last-Event-ID`. */
+export interface EventHistory {
+  /** Up to `limit` events with an id above `afterId`, in id order. */
+  eventsAfter(afterId: number, limit: number): Promise<PipeworkEvent[]>;
+}
 
 export interface EventBusOptions {
   logger?: Pick<Logger, 'error'>;
@@ -36,6 +42,7 @@ export class EventBus {
   private scheduled = false;
   private readonly logger?: Pick<Logger, 'error'>;
   private readonly clock: () => number;
+  private pastEvents?: EventHistory;
 
   constructor(options: EventBusOptions = {}) {
     this.logger = options.logger;
@@ -52,12 +59,30 @@ export class EventBus {
       depth: currentEventDepth(),
       actor: meta.actor ?? null,
     };
+    this.deliver(event);
+    return event;
+  }
+
+  /**
+   * Queues an event that already has its id and timestamp: one the PostgreSQL relay read from the outbox,
+   * where ids are installation-wide. Use either this or `publish` on one bus, not both.
+   */
+  deliver(event: PipeworkEvent): void {
     this.queue.push(event);
     if (!this.scheduled) {
       this.scheduled = true;
       setImmediate(() => this.drain());
     }
-    return event;
+  }
+
+  /** Where past events can be read again, when they can (PostgreSQL); undefined in one process (SQLite). */
+  get history(): EventHistory | undefined {
+    return this.pastEvents;
+  }
+
+  /** Makes past events readable again through `history` (the relay that delivers events to this bus). */
+  useHistory(history: EventHistory): void {
+    this.pastEvents = history;
   }
 
   /** Adds a listener; returns the function that removes it. */

@@ -111,6 +111,49 @@ describe.skipIf(pgMissing !== undefined)('PostgreSQL event outbox', () => {
     }
   });
 
+  it('holds a second writer until the first commits, so no reader sees an id before a smaller one', async () => {
+    const schema = await freshEventSchema(postgres!.url);
+    try {
+      const pool = schema.pool();
+      await migrateEventOutbox(pool);
+      const writer = outboxWriter();
+      const store = await PostgresPropertyStore.open(pool, { beforeCommit: writer });
+      const first = await pool.connect();
+      await first.query('BEGIN');
+      const property = {
+        uuid: 'u1',
+        key: 'global/first',
+        value: 'v',
+        type: 'text/plain',
+        created: 1,
+        updated: null,
+        timeToLive: null,
+        defaultValue: null,
+        version: 1,
+      };
+      await writer(first, [{ kind: 'created', origin: null, target: property }], { actor: 'alice' });
+      const second = store.save({ key: 'global/second', value: 'v' });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      // The second transaction waits for the outbox lock: nothing of it is visible (nor inserted) yet.
+      expect(await outboxEventsAfter(pool, 0, 10)).toEqual([]);
+      const waiting = await pool.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`,
+      );
+      expect(waiting.rows[0]!.n).toBe(1);
+      await first.query('COMMIT');
+      first.release();
+      await second;
+      const events = await outboxEventsAfter(pool, 0, 10);
+      expect(events.map((e) => (e.payload as { target: { key: string } }).target.key)).toEqual([
+        'global/first',
+        'global/second',
+      ]);
+      expect(events[0]!.id).toBeLessThan(events[1]!.id);
+    } finally {
+      await schema.drop();
+    }
+  });
+
   it('prunes events older than the retention, with their listener claims', async () => {
     const schema = await freshEventSchema(postgres!.url);
     try {

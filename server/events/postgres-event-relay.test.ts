@@ -1,0 +1,154 @@
+// Events across two instances on one real PostgreSQL schema (two pools, two listening connections, two
+// relays, two buses): what one writes the other delivers with the same id, concurrent writers give both the
+// same commit order, and a relay catches up after a restart or a lost listening connection.
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { PostgresNotifications } from '../db/postgres-notifications';
+import { silentLogger } from '../logging/logger';
+import { PostgresPropertyStore } from '../store/postgres/postgres-property-store';
+import { PropertyService } from '../store/property-service';
+import { makePrincipal } from '../store/test-fixtures';
+import { postgresMissingReason, startTestPostgres, type TestPostgres } from '../testing/postgres';
+import type { Property } from '../../shared/property';
+import { EventBus, type PipeworkEvent } from './event-bus';
+import { outboxWriter } from './postgres-event-outbox';
+import { PostgresEventRelay } from './postgres-event-relay';
+import { freshEventSchema, type TestSchema } from './postgres-events-testing';
+
+const pgMissing = postgresMissingReason();
+if (pgMissing) console.warn(`PostgreSQL event relay tests skipped: ${pgMissing}`);
+
+let postgres: TestPostgres | undefined;
+
+beforeAll(async () => {
+  if (!pgMissing) postgres = await startTestPostgres();
+}, 60_000);
+
+afterAll(() => postgres?.stop());
+
+const alice = makePrincipal('alice', { admin: true });
+
+/** One server instance as the wiring builds it on PostgreSQL, minus HTTP. */
+async function instance(schema: TestSchema, after?: number, reconnectMs = 20) {
+  const pool = schema.pool(4);
+  const store = await PostgresPropertyStore.open(pool, {
+    beforeCommit: outboxWriter({ channel: schema.channel }),
+  });
+  const notifications = await PostgresNotifications.start(pool, schema.connection, silentLogger(), {
+    minBackoffMs: reconnectMs,
+  });
+  const bus = new EventBus();
+  const seen: PipeworkEvent[] = [];
+  bus.subscribe((event) => void seen.push(event));
+  const relay = await PostgresEventRelay.start({
+    pool,
+    notifications,
+    bus,
+    logger: silentLogger(),
+    channel: schema.channel,
+    after,
+  });
+  await notifications.ready();
+  const service = new PropertyService({ store, events: bus, eventsFromStore: true });
+  return {
+    pool,
+    notifications,
+    relay,
+    bus,
+    seen,
+    service,
+    async close() {
+      await relay.close();
+      await notifications.close();
+    },
+  };
+}
+
+const target = (event: PipeworkEvent) => (event.payload as { target: Property | null }).target;
+
+describe.skipIf(pgMissing !== undefined)('PostgresEventRelay', () => {
+  it('delivers a write made through instance A on the bus of instance B, with the same id', async () => {
+    const schema = await freshEventSchema(postgres!.url);
+    const a = await instance(schema);
+    const b = await instance(schema);
+    try {
+      await a.service.create(alice, { key: 'global/x', value: 'from A' });
+      await vi.waitFor(() => expect(b.seen).toHaveLength(1));
+      await vi.waitFor(() => expect(a.seen).toHaveLength(1));
+      expect(b.seen[0]).toEqual(a.seen[0]);
+      expect(b.seen[0]).toMatchObject({ eventKey: 'property.created', actor: 'alice', depth: 0 });
+      expect(target(b.seen[0]!)).toMatchObject({ key: 'global/x', value: 'from A', version: 1 });
+      const ids = await a.pool.query<{ id: string }>('SELECT id FROM event_outbox');
+      expect(b.seen[0]!.id).toBe(Number(ids.rows[0]!.id));
+    } finally {
+      await a.close();
+      await b.close();
+      await schema.drop();
+    }
+  });
+
+  it('gives both instances every event of 200 concurrent writes in one commit order, per key by version', async () => {
+    const schema = await freshEventSchema(postgres!.url);
+    const a = await instance(schema);
+    const b = await instance(schema);
+    try {
+      const keys = ['global/k0', 'global/k1', 'global/k2'];
+      await Promise.all(
+        Array.from({ length: 200 }, (_, i) => {
+          const writer = i % 2 === 0 ? a : b;
+          return writer.service.create(alice, { key: keys[i % keys.length]!, value: `w${i}` });
+        }),
+      );
+      const committed = await a.pool.query<{ id: string }>('SELECT id FROM event_outbox ORDER BY id');
+      expect(committed.rows).toHaveLength(200);
+      await vi.waitFor(() => expect([a.seen.length, b.seen.length]).toEqual([200, 200]), { timeout: 10_000 });
+
+      const ids = b.seen.map((e) => e.id);
+      expect(a.seen.map((e) => e.id)).toEqual(ids);
+      expect(ids).toEqual(committed.rows.map((r) => Number(r.id)));
+      for (let i = 1; i < ids.length; i++) expect(ids[i]).toBeGreaterThan(ids[i - 1]!);
+      for (const key of keys) {
+        const versions = b.seen.filter((e) => target(e)?.key === key).map((e) => target(e)!.version);
+        expect(versions).toEqual(Array.from({ length: versions.length }, (_, i) => i + 1));
+        expect((await a.service.get(alice, key)).version).toBe(versions.length);
+      }
+    } finally {
+      await a.close();
+      await b.close();
+      await schema.drop();
+    }
+  });
+
+  it('catches up from its cursor after a restart, and after its listening connection was lost', async () => {
+    const schema = await freshEventSchema(postgres!.url);
+    const a = await instance(schema);
+    let b = await instance(schema);
+    try {
+      await a.service.create(alice, { key: 'global/one', value: '1' });
+      await vi.waitFor(() => expect(b.seen).toHaveLength(1));
+      const cursor = b.relay.cursor;
+      await b.close();
+      await a.service.create(alice, { key: 'global/two', value: '2' });
+      await a.service.create(alice, { key: 'global/three', value: '3' });
+      b = await instance(schema, cursor, 500);
+      await vi.waitFor(() =>
+        expect(b.seen.map((e) => target(e)!.key)).toEqual(['global/two', 'global/three']),
+      );
+
+      const pid = b.notifications.listenerPid;
+      await a.pool.query('SELECT pg_terminate_backend($1)', [pid]);
+      // Committed before B listens again (500 ms later): its NOTIFY is lost, the resync reads it.
+      await a.service.create(alice, { key: 'global/four', value: '4' });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(b.notifications.listenerPid).toBeUndefined();
+      await vi.waitFor(() => expect(b.seen.map((e) => target(e)!.key)).toContain('global/four'), {
+        timeout: 5_000,
+      });
+      expect(b.notifications.listenerPid).not.toBe(pid);
+      expect(b.seen.map((e) => e.id)).toEqual(a.seen.slice(1).map((e) => e.id));
+    } finally {
+      await a.close();
+      await b.close();
+      await schema.drop();
+    }
+  });
+});
