@@ -62,7 +62,8 @@ export type WireError =
   | { pipework: true; code: ErrorCode; message: string; details: ErrorDetails }
   | { pipework: false; name: string; message: string; code?: string };
 
-export type BridgeAnswer = { ok: true; value: unknown } | { ok: false; error: WireError };
+/** `unusable`: the worker could not open its store; the caller replaces it before the next call. */
+export type BridgeAnswer = { ok: true; value: unknown } | { ok: false; error: WireError; unusable?: boolean };
 
 /** The first message of the worker on its parent port: ready, or why it could not start. */
 export type BridgeReadiness = { ready: true } | { ready: false; error: WireError };

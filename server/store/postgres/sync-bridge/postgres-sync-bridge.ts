@@ -7,12 +7,7 @@
  * Why not synckit: it keeps one never-terminated worker per file for the whole process, so `close()` could
  * not end the worker, and it rewrites the worker's NODE_OPTIONS and stdout.
  */
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { MessageChannel, Worker } from 'node:worker_threads';
 import { PipeworkError } from '../../../../shared/errors';
-import { currentEventDepth } from '../../../events/event-context';
 import type {
   Property,
   PropertyPatch,
@@ -20,13 +15,12 @@ import type {
   UpdateOptions,
   UpdateResult,
 } from '../../../../shared/property';
-import { BlockingChannel, createChannelFlag } from './blocking-channel';
+import { currentEventDepth } from '../../../events/event-context';
+import { BridgeWorkerThread } from './bridge-worker-thread';
 import {
   fromWireError,
-  type BridgeAnswer,
   type BridgeConnection,
   type BridgeListQuery,
-  type BridgeReadiness,
   type BridgeRequest,
   type BridgeWorkerSettings,
 } from './bridge-protocol';
@@ -49,105 +43,67 @@ export interface PostgresSyncBridgeOptions {
 
 export const SYNC_BRIDGE_TIMEOUT_MILLIS = 5_000;
 
-/** The bundled worker beside the bundle, else the TypeScript source run through tsx (tests, `tsx`). */
-function workerFile(): string {
-  const bundled = fileURLToPath(new URL('./postgres-sync-worker.mjs', import.meta.url));
-  if (existsSync(bundled)) return bundled;
-  const source = fileURLToPath(new URL('./sync-bridge-worker-source.mjs', import.meta.url));
-  if (existsSync(source)) return source;
-  // Bundled somewhere without the worker beside it: the sources under the project root.
-  let dir = dirname(source);
-  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
-  return join(dir, 'server', 'store', 'postgres', 'sync-bridge', 'sync-bridge-worker-source.mjs');
-}
-
 /** A key as it appears in an error message: long ones cut. */
 function shown(key: string): string {
   return key.length > 120 ? `${key.slice(0, 120)}...` : key;
 }
 
-/** Waits for the worker's first message: ready, or the reason it could not start. */
-function readiness(worker: Worker, timeoutMillis: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () =>
-        reject(
-          new PipeworkError(
-            'UPSTREAM_FAILED',
-            `The PostgreSQL sync bridge did not start within ${timeoutMillis} ms.`,
-          ),
-        ),
-      timeoutMillis,
-    );
-    const settle = (error?: Error) => {
-      clearTimeout(timer);
-      worker.off('message', onMessage).off('error', settle).off('exit', onExit);
-      if (error) reject(error);
-      else resolve();
-    };
-    const onMessage = (m: BridgeReadiness) =>
-      settle(m.ready ? undefined : fromWireError(m.error, 'the start of the sync bridge'));
-    const onExit = (code: number) => settle(new Error(`The sync-bridge worker stopped at start (${code}).`));
-    worker.on('message', onMessage).on('error', settle).on('exit', onExit);
-  });
-}
-
 export class PostgresSyncBridge {
   private closed = false;
-  /** Why the worker stopped on its own, once it has. */
-  private failure: Error | undefined;
 
   private constructor(
-    private readonly worker: Worker,
-    private readonly channel: BlockingChannel<BridgeRequest, BridgeAnswer>,
-    readonly timeoutMillis: number,
-  ) {
-    worker.on('error', (error) => (this.failure ??= error));
-    worker.on('exit', (code) => (this.failure ??= new Error(`The sync-bridge worker stopped (${code}).`)));
+    private readonly settings: BridgeWorkerSettings,
+    private thread: BridgeWorkerThread,
+  ) {}
+
+  get timeoutMillis(): number {
+    return this.settings.timeoutMillis;
   }
 
   /** Starts the worker and waits until its pool has reached the database (UPSTREAM_FAILED when it cannot). */
   static async start(options: PostgresSyncBridgeOptions): Promise<PostgresSyncBridge> {
-    const timeoutMillis = options.timeoutMillis ?? SYNC_BRIDGE_TIMEOUT_MILLIS;
     const settings: BridgeWorkerSettings = {
       connection: options.connection,
       poolSize: options.poolSize ?? 2,
-      timeoutMillis,
+      timeoutMillis: options.timeoutMillis ?? SYNC_BRIDGE_TIMEOUT_MILLIS,
       ...(options.outbox ? { outbox: options.outbox } : {}),
     };
-    const flag = createChannelFlag();
-    const { port1, port2 } = new MessageChannel();
-    const worker = new Worker(workerFile(), {
-      workerData: { port: port2, flag: flag.buffer, settings },
-      transferList: [port2],
-    });
+    const thread = new BridgeWorkerThread(settings);
     try {
-      await readiness(worker, options.startTimeoutMillis ?? 30_000);
+      await thread.ready(options.startTimeoutMillis ?? 30_000);
     } catch (error) {
-      await worker.terminate();
-      port1.close();
+      await thread.terminate();
       throw error;
     }
-    // An idle bridge keeps nobody alive; `close()` ends it.
-    worker.unref();
-    port1.unref();
-    return new PostgresSyncBridge(worker, new BlockingChannel(port1, flag), timeoutMillis);
+    return new PostgresSyncBridge(settings, thread);
+  }
+
+  /**
+   * Ends a worker that timed out (a connection may hang for good), could not open its store, or crashed,
+   * and starts a fresh one: it loads while the caller handles the error, and the next call waits for it.
+   */
+  private replaceThread(): void {
+    void this.thread.terminate();
+    this.thread = new BridgeWorkerThread(this.settings);
   }
 
   private call(request: BridgeRequest, what: string): unknown {
     if (this.closed) throw new Error(`${what}: the PostgreSQL sync bridge is closed.`);
-    if (this.failure) throw new Error(`${what}: ${this.failure.message}`);
-    const reply = this.channel.call(request, this.timeoutMillis);
-    if (!reply) {
+    if (this.thread.failure) this.replaceThread();
+    const { timeoutMillis } = this.settings;
+    const answer = this.thread.call(request, timeoutMillis);
+    if (!answer) {
+      this.replaceThread();
       const outcome = request.op === 'update' ? ' The write may still be committed.' : '';
       throw new PipeworkError(
         'UPSTREAM_FAILED',
-        `PostgreSQL did not answer ${what} within ${this.timeoutMillis} ms.${outcome}`,
-        { timeoutMillis: this.timeoutMillis },
+        `PostgreSQL did not answer ${what} within ${timeoutMillis} ms.${outcome}`,
+        { timeoutMillis },
       );
     }
-    if (!reply.answer.ok) throw fromWireError(reply.answer.error, what);
-    return reply.answer.value;
+    if (answer.ok) return answer.value;
+    if (answer.unusable) this.replaceThread();
+    throw fromWireError(answer.error, what);
   }
 
   /** The store's `get`, answered at once; `now` is the calling store's clock. */
@@ -191,7 +147,7 @@ export class PostgresSyncBridge {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    if (!this.failure) this.channel.call({ op: 'close' }, this.timeoutMillis);
-    await this.worker.terminate();
+    if (!this.thread.failure) this.thread.call({ op: 'close' }, this.settings.timeoutMillis);
+    await this.thread.terminate();
   }
 }

@@ -2,7 +2,8 @@
  * The worker thread behind `PostgresSyncBridge`: its own small pg pool and an ordinary (asynchronous)
  * `PostgresPropertyStore` on it, so a bridged read or write runs exactly the store's code (the same rows to
  * Property, the same write transaction and rules). Requests are answered one at a time, each at the calling
- * store's clock; one whose caller has stopped waiting is skipped. With `outbox`, a write records its events
+ * store's clock; one whose caller has stopped waiting is skipped. When the store cannot open (the database
+ * is unreachable), every call gets that error and the caller starts a fresh worker for the next one. With `outbox`, a write records its events
  * as the server's store does, at the caller's event depth. Bundled as dist/server/postgres-sync-worker.mjs.
  */
 import pg from 'pg';
@@ -56,41 +57,50 @@ async function perform(store: PostgresPropertyStore, request: BridgeRequest): Pr
   }
 }
 
-async function answer(store: PostgresPropertyStore, message: ChannelRequest<BridgeRequest>): Promise<void> {
-  const { id, deadline, request } = message;
+/** The store once opened (migrations checked), or why it could not be. */
+const opening: Promise<PostgresPropertyStore> = PostgresPropertyStore.open(pool, {
+  clock: () => now,
+  ownsPool: true,
+  beforeCommit: settings.outbox
+    ? outboxWriter({ clock: () => now, channel: settings.outbox.channel })
+    : undefined,
+});
+
+/** The answer to one request, or undefined when its caller has stopped waiting. */
+async function answerTo(request: BridgeRequest, deadline: number): Promise<BridgeAnswer | undefined> {
+  let store: PostgresPropertyStore;
+  try {
+    store = await opening;
+  } catch (error) {
+    return { ok: false, error: toWireError(error), unusable: true };
+  }
   if (request.op !== 'close') {
-    if (Date.now() > deadline) return;
+    if (Date.now() > deadline) return undefined;
     now = request.now;
   }
-  let reply: BridgeAnswer;
   try {
-    reply = { ok: true, value: await perform(store, request) };
+    return { ok: true, value: await perform(store, request) };
   } catch (error) {
-    reply = { ok: false, error: toWireError(error) };
+    return { ok: false, error: toWireError(error) };
   }
-  replyOnChannel(port, flag, id, reply);
+}
+
+async function answer({ id, deadline, request }: ChannelRequest<BridgeRequest>): Promise<void> {
+  const reply = await answerTo(request, deadline);
+  if (reply) replyOnChannel(port, flag, id, reply);
   // Closed: with the pool ended and the port closed, nothing keeps the thread alive.
   if (request.op === 'close') port.close();
 }
 
-async function start(): Promise<void> {
-  let store: PostgresPropertyStore;
-  try {
-    const clock = () => now;
-    const { outbox } = settings;
-    const beforeCommit = outbox ? outboxWriter({ clock, channel: outbox.channel }) : undefined;
-    store = await PostgresPropertyStore.open(pool, { clock, ownsPool: true, beforeCommit });
-  } catch (error) {
+// Requests wait here while the store opens, then are answered in order.
+let queue = Promise.resolve();
+port.on('message', (message: ChannelRequest<BridgeRequest>) => {
+  queue = queue.then(() => answer(message));
+});
+opening.then(
+  () => parentPort!.postMessage({ ready: true } satisfies BridgeReadiness),
+  async (error: unknown) => {
     parentPort!.postMessage({ ready: false, error: toWireError(error) } satisfies BridgeReadiness);
     await pool.end().catch(() => undefined);
-    port.close();
-    return;
-  }
-  let queue = Promise.resolve();
-  port.on('message', (message: ChannelRequest<BridgeRequest>) => {
-    queue = queue.then(() => answer(store, message));
-  });
-  parentPort!.postMessage({ ready: true } satisfies BridgeReadiness);
-}
-
-await start();
+  },
+);
