@@ -7,6 +7,9 @@ import { silentLogger } from '../logging/logger';
 import { postgresMissingReason, startTestPostgres, type TestPostgres } from '../testing/postgres';
 import { PostgresNotifications } from './postgres-notifications';
 
+/** Generous: the machine running the tests may be busy. */
+const WAIT = { timeout: 5_000 };
+
 const pgMissing = postgresMissingReason();
 if (pgMissing) console.warn(`PostgreSQL notification tests skipped: ${pgMissing}`);
 
@@ -41,7 +44,7 @@ describe.skipIf(pgMissing !== undefined)('PostgresNotifications', () => {
       await notifications.notify('chan_a', 'one');
       await notifications.notify('chan_b', 'two');
       await notifications.notify('chan_a', 'three');
-      await vi.waitFor(() => expect({ a, b }).toEqual({ a: ['one', 'three'], b: ['two'] }));
+      await vi.waitFor(() => expect({ a, b }).toEqual({ a: ['one', 'three'], b: ['two'] }), WAIT);
 
       const backends = await pool.query<{ n: number }>(
         `SELECT count(*)::int AS n FROM pg_stat_activity WHERE pid = $1`,
@@ -53,7 +56,7 @@ describe.skipIf(pgMissing !== undefined)('PostgresNotifications', () => {
       await notifications.ready();
       await notifications.notify('chan_a', 'unheard');
       await notifications.notify('chan_b', 'four');
-      await vi.waitFor(() => expect(b).toEqual(['two', 'four']));
+      await vi.waitFor(() => expect(b).toEqual(['two', 'four']), WAIT);
       expect(a).toEqual(['one', 'three']);
     } finally {
       await notifications.close();
@@ -74,7 +77,7 @@ describe.skipIf(pgMissing !== undefined)('PostgresNotifications', () => {
         () => undefined,
         () => resyncs.push('second'),
       );
-      await vi.waitFor(() => expect(resyncs.sort()).toEqual(['first', 'second']));
+      await vi.waitFor(() => expect(resyncs.sort()).toEqual(['first', 'second']), WAIT);
     } finally {
       await notifications.close();
     }
@@ -90,9 +93,9 @@ describe.skipIf(pgMissing !== undefined)('PostgresNotifications', () => {
         (payload) => heard.push(payload),
         () => (resyncs += 1),
       );
-      await vi.waitFor(() => expect(resyncs).toBe(1));
+      await vi.waitFor(() => expect(resyncs).toBe(1), WAIT);
       await notifications.notify('chan_drop', 'before');
-      await vi.waitFor(() => expect(heard).toEqual(['before']));
+      await vi.waitFor(() => expect(heard).toEqual(['before']), WAIT);
 
       const pid = notifications.listenerPid!;
       const killed = await pool.query<{ ok: boolean }>('SELECT pg_terminate_backend($1) AS ok', [pid]);
@@ -103,7 +106,7 @@ describe.skipIf(pgMissing !== undefined)('PostgresNotifications', () => {
       await vi.waitFor(() => expect(resyncs).toBe(2), { timeout: 5_000 });
       expect(notifications.listenerPid).not.toBe(pid);
       await notifications.notify('chan_drop', 'after');
-      await vi.waitFor(() => expect(heard.at(-1)).toBe('after'));
+      await vi.waitFor(() => expect(heard.at(-1)).toBe('after'), WAIT);
       expect(heard.filter((p) => p === 'before' || p === 'after')).toEqual(['before', 'after']);
     } finally {
       await notifications.close();
@@ -126,7 +129,7 @@ describe.skipIf(pgMissing !== undefined)('PostgresNotifications', () => {
         () => undefined,
         () => (resyncs += 1),
       );
-      await vi.waitFor(() => expect(resyncs).toBe(1));
+      await vi.waitFor(() => expect(resyncs).toBe(1), WAIT);
       await pool.query('SELECT pg_terminate_backend($1)', [notifications.listenerPid]);
       // Take the one slot before the first reconnect (300 ms later); the killed backend may take a moment to go.
       await vi.waitFor(

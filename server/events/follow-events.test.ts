@@ -14,6 +14,9 @@ import { outboxWriter } from './postgres-event-outbox';
 import { PostgresEventRelay } from './postgres-event-relay';
 import { freshEventSchema } from './postgres-events-testing';
 
+/** Generous: the machine running the tests may be busy. */
+const WAIT = { timeout: 5_000 };
+
 describe('parseLastEventId', () => {
   it.each([
     ['42', 42],
@@ -51,7 +54,7 @@ describe('followEvents without a history (one process)', () => {
     );
     bus.publish('one', {});
     bus.publish('two', {});
-    await vi.waitFor(() => expect(got).toEqual(['one', 'two']));
+    await vi.waitFor(() => expect(got).toEqual(['one', 'two']), WAIT);
     stop();
     bus.publish('three', {});
     await bus.idle();
@@ -108,7 +111,7 @@ describe.skipIf(pgMissing !== undefined)('followEvents with the PostgreSQL outbo
       // Written while the client is still resuming: each must come once, whichever way it arrives.
       await Promise.all([7, 8, 9].map(write));
       for (let i = 10; i <= 11; i++) await write(i);
-      await vi.waitFor(() => expect(got.length).toBeGreaterThanOrEqual(9));
+      await vi.waitFor(() => expect(got.length).toBeGreaterThanOrEqual(9), WAIT);
       await relay.idle();
       await bus.idle();
       await new Promise((resolve) => setTimeout(resolve, 50));

@@ -14,6 +14,9 @@ import { outboxWriter } from './postgres-event-outbox';
 import { PostgresEventRelay } from './postgres-event-relay';
 import { freshEventSchema, type TestSchema } from './postgres-events-testing';
 
+/** Generous: the machine running the tests may be busy. */
+const WAIT = { timeout: 5_000 };
+
 const pgMissing = postgresMissingReason();
 if (pgMissing) console.warn(`PostgreSQL event relay tests skipped: ${pgMissing}`);
 
@@ -72,8 +75,8 @@ describe.skipIf(pgMissing !== undefined)('PostgresEventRelay', () => {
     const b = await instance(schema);
     try {
       await a.service.create(alice, { key: 'global/x', value: 'from A' });
-      await vi.waitFor(() => expect(b.seen).toHaveLength(1));
-      await vi.waitFor(() => expect(a.seen).toHaveLength(1));
+      await vi.waitFor(() => expect(b.seen).toHaveLength(1), WAIT);
+      await vi.waitFor(() => expect(a.seen).toHaveLength(1), WAIT);
       expect(b.seen[0]).toEqual(a.seen[0]);
       expect(b.seen[0]).toMatchObject({ eventKey: 'property.created', actor: 'alice', depth: 0 });
       expect(target(b.seen[0]!)).toMatchObject({ key: 'global/x', value: 'from A', version: 1 });
@@ -124,14 +127,15 @@ describe.skipIf(pgMissing !== undefined)('PostgresEventRelay', () => {
     let b = await instance(schema);
     try {
       await a.service.create(alice, { key: 'global/one', value: '1' });
-      await vi.waitFor(() => expect(b.seen).toHaveLength(1));
+      await vi.waitFor(() => expect(b.seen).toHaveLength(1), WAIT);
       const cursor = b.relay.cursor;
       await b.close();
       await a.service.create(alice, { key: 'global/two', value: '2' });
       await a.service.create(alice, { key: 'global/three', value: '3' });
       b = await instance(schema, cursor, 500);
-      await vi.waitFor(() =>
-        expect(b.seen.map((e) => target(e)!.key)).toEqual(['global/two', 'global/three']),
+      await vi.waitFor(
+        () => expect(b.seen.map((e) => target(e)!.key)).toEqual(['global/two', 'global/three']),
+        WAIT,
       );
 
       const pid = b.notifications.listenerPid;
