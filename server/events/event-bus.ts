@@ -27,6 +27,8 @@ export type EventListener = (event: PipeworkEvent) => void | Promise<unknown>;
 export interface EventHistory {
   /** Up to `limit` events with an id above `afterId`, in id order. */
   eventsAfter(afterId: number, limit: number): Promise<PipeworkEvent[]>;
+  /** The newest event's id (0 when there is none). */
+  latestId(): Promise<number>;
 }
 
 export interface EventBusOptions {

@@ -72,26 +72,44 @@ beforeAll(async () => {
 
 afterAll(() => postgres?.stop());
 
+/** An instance's relay and bus, and a writer on the same schema; `close` ends all. */
+async function relayed() {
+  const schema = await freshEventSchema(postgres!.url);
+  const pool = schema.pool();
+  const store = await PostgresPropertyStore.open(pool, {
+    beforeCommit: outboxWriter({ channel: schema.channel }),
+  });
+  const writer = new PropertyService({ store, events: new EventBus(), eventsFromStore: true });
+  const notifications = await PostgresNotifications.start(pool, schema.connection, silentLogger());
+  const bus = new EventBus();
+  const relay = await PostgresEventRelay.start({
+    pool,
+    notifications,
+    bus,
+    logger: silentLogger(),
+    channel: schema.channel,
+  });
+  const alice = makePrincipal('alice', { admin: true });
+  return {
+    bus,
+    relay,
+    write: (i: number) => writer.create(alice, { key: `global/e${i}`, value: String(i) }),
+    async close() {
+      await relay.close();
+      await notifications.close();
+      await schema.drop();
+    },
+  };
+}
+
+const failOnError = (error: unknown) => {
+  throw error;
+};
+
 describe.skipIf(pgMissing !== undefined)('followEvents with the PostgreSQL outbox as history', () => {
   it('resumes after Last-Event-ID on another instance: missed events, then live ones, each once', async () => {
-    const schema = await freshEventSchema(postgres!.url);
-    const pool = schema.pool();
-    const store = await PostgresPropertyStore.open(pool, {
-      beforeCommit: outboxWriter({ channel: schema.channel }),
-    });
-    const writer = new PropertyService({ store, events: new EventBus(), eventsFromStore: true });
-    const notifications = await PostgresNotifications.start(pool, schema.connection, silentLogger());
-    const bus = new EventBus();
-    const relay = await PostgresEventRelay.start({
-      pool,
-      notifications,
-      bus,
-      logger: silentLogger(),
-      channel: schema.channel,
-    });
+    const { bus, relay, write, close } = await relayed();
     try {
-      const alice = makePrincipal('alice', { admin: true });
-      const write = (i: number) => writer.create(alice, { key: `global/e${i}`, value: String(i) });
       for (let i = 1; i <= 6; i++) await write(i);
       const all = await relay.eventsAfter(0, 100);
       expect(all).toHaveLength(6);
@@ -103,9 +121,7 @@ describe.skipIf(pgMissing !== undefined)('followEvents with the PostgreSQL outbo
           await new Promise((resolve) => setTimeout(resolve, 2)); // a client that takes its time
           got.push(event);
         },
-        (error) => {
-          throw error;
-        },
+        failOnError,
         { lastEventId: all[1]!.id, pageSize: 2 },
       );
       // Written while the client is still resuming: each must come once, whichever way it arrives.
@@ -127,9 +143,25 @@ describe.skipIf(pgMissing !== undefined)('followEvents with the PostgreSQL outbo
         '6',
       ]);
     } finally {
-      await relay.close();
-      await notifications.close();
-      await schema.drop();
+      await close();
+    }
+  });
+
+  it('treats a Last-Event-ID beyond the newest event as "now", so live events still arrive', async () => {
+    const { bus, relay, write, close } = await relayed();
+    try {
+      await write(1);
+      const got: PipeworkEvent[] = [];
+      const stop = followEvents(bus, (event) => void got.push(event), failOnError, {
+        lastEventId: 1_000_000,
+      });
+      await write(2);
+      await vi.waitFor(() => expect(got).toHaveLength(1), WAIT);
+      expect((got[0]!.payload as { target: { key: string } }).target.key).toBe('global/e2');
+      expect(relay.cursor).toBe(got[0]!.id);
+      stop();
+    } finally {
+      await close();
     }
   });
 });

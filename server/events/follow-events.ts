@@ -44,6 +44,8 @@ export function followEvents(
   };
   const replay = async () => {
     if (!history) return;
+    // An id from the future (another installation, a restored database) would hide the live events.
+    last = Math.min(last, await history.latestId());
     for (;;) {
       const page = await history.eventsAfter(last, pageSize);
       for (const event of page) await forward(event);

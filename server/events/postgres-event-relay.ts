@@ -82,6 +82,10 @@ export class PostgresEventRelay implements EventHistory {
     return outboxEventsAfter(this.options.pool, afterId, limit);
   }
 
+  latestId(): Promise<number> {
+    return outboxHead(this.options.pool);
+  }
+
   /** Deletes outbox rows (and their listener claims) older than `retentionMs`; run by one instance at a time. */
   prune(retentionMs: number): Promise<number> {
     return pruneOutbox(this.options.pool, retentionMs);
