@@ -1,15 +1,15 @@
 /**
- * The events of one instance on PostgreSQL, assembled for the composition root: the outbox tables, the bus
- * the relay fills, the store hook that writes the outbox, the listener claims for the event.listen
- * dispatcher, and the outbox prune job. What each part guarantees is in its own file.
+ * The event delivery of one instance on PostgreSQL, assembled for the composition root: the relay that fills
+ * the instance's bus from the outbox, the listener claims for the event.listen dispatcher, and the outbox
+ * prune job. The store writes the outbox itself (`outboxWriter()` as its `beforeCommit`, opened after
+ * `migrateEventOutbox`). What each part guarantees is in its own file.
  */
 import type { Pool } from 'pg';
 import type { JobLock } from '../db';
 import type { PostgresNotifications } from '../db/postgres-notifications';
 import type { Logger } from '../logging/logger';
-import type { BeforeCommitHook } from '../store/postgres/postgres-property-store';
-import { EventBus } from './event-bus';
-import { outboxWriter, migrateEventOutbox } from './postgres-event-outbox';
+import type { EventBus } from './event-bus';
+import { migrateEventOutbox } from './postgres-event-outbox';
 import { PostgresEventRelay } from './postgres-event-relay';
 import { PostgresListenerClaims } from './postgres-listener-claims';
 import { startOutboxPrune, type OutboxPrune } from './outbox-prune-job';
@@ -18,6 +18,8 @@ export interface PostgresEventsOptions {
   pool: Pool;
   /** The instance's listening connection (shared with other modules). */
   notifications: PostgresNotifications;
+  /** `ServerServices.events`: the relay is its only source (`PropertyService` with `eventsFromStore: true`). */
+  bus: EventBus;
   /** The installation-wide job lock, for the outbox prune. */
   lock: JobLock;
   logger: Logger;
@@ -28,30 +30,23 @@ export interface PostgresEventsOptions {
 }
 
 export interface PostgresEvents {
-  /** `ServerServices.events` and `PropertyService`'s `events` (with `eventsFromStore: true`). */
-  bus: EventBus;
-  /** `PostgresPropertyStore.open(pool, { beforeCommit })`. */
-  beforeCommit: BeforeCommitHook;
+  relay: PostgresEventRelay;
   /** The `coordination` of the `EventListenDispatcher`. */
   claims: PostgresListenerClaims;
-  relay: PostgresEventRelay;
   prune: OutboxPrune;
   /** Stops the prune, the relay and the claims (stop the dispatcher first). */
   close(): Promise<void>;
 }
 
 export async function startPostgresEvents(options: PostgresEventsOptions): Promise<PostgresEvents> {
-  const { pool, notifications, logger, channel } = options;
+  const { pool, notifications, bus, logger, channel } = options;
   await migrateEventOutbox(pool);
-  const bus = new EventBus({ logger });
   const relay = await PostgresEventRelay.start({ pool, notifications, bus, logger, channel });
   const claims = new PostgresListenerClaims(pool, { logger });
   const prune = startOutboxPrune(relay, { lock: options.lock, retentionMs: options.retentionMs, logger });
   return {
-    bus,
-    beforeCommit: outboxWriter({ channel }),
-    claims,
     relay,
+    claims,
     prune,
     async close() {
       prune.stop();
