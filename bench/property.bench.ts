@@ -2,6 +2,7 @@
  * Property store benchmarks, each against raw better-sqlite3 in the same run: a `**` listing that matches
  * 1,000 of 100,000 properties, and how many properties a bulk publish creates per second.
  */
+import { sqliteDb } from '../server/db/server-database';
 import { randomUUID } from 'node:crypto';
 import type { BenchReport } from './bench-report';
 import { compareAsync } from './support/compare-async';
@@ -15,7 +16,7 @@ const LIST_PATTERNS = ['global/app/app-042/**', 'global/app/app-042/**/instance/
 
 /** Seeds 100 apps of 1,000 properties each in one transaction (setup, not measured). */
 function seed(server: TestServer): void {
-  const { db } = server.services;
+  const db = sqliteDb(server.services.database);
   const insert = db.prepare(
     `INSERT INTO property (uuid, key, value, type, created, version) VALUES (?, ?, ?, 'application/json', ?, 1)`,
   );
@@ -35,7 +36,8 @@ function seed(server: TestServer): void {
 }
 
 async function benchList(report: BenchReport, server: TestServer, user: Principal, admin: Principal) {
-  const { properties, db } = server.services;
+  const { properties } = server.services;
+  const db = sqliteDb(server.services.database);
   const raw = db.prepare('SELECT * FROM property WHERE key >= ? AND key < ? ORDER BY key');
   const [from, to] = ['global/app/app-042/', 'global/app/app-0420'];
   const expected = raw.all(from, to).length;
@@ -83,7 +85,8 @@ async function concurrentRate(
 async function benchPublish(report: BenchReport, server: TestServer, admin: Principal) {
   const count = 1_500;
   const connections = 8;
-  const { db, properties } = server.services;
+  const { properties } = server.services;
+  const db = sqliteDb(server.services.database);
   // The baseline: the same durable single-row inserts, one transaction (and one fsync) each.
   const insert = db.prepare(
     `INSERT INTO property (uuid, key, value, type, created, version) VALUES (?, ?, ?, 'application/yaml', ?, 1)`,
@@ -145,7 +148,7 @@ export default async function (report: BenchReport): Promise<void> {
       password: 'bench-pw',
       roles: ['ROLE_DEVELOPER'],
     });
-    const admin = iam.principalByUsername('admin')!;
+    const admin = (await iam.principalByUsername('admin'))!;
     await benchList(report, server, user, admin);
     await benchPublish(report, server, admin);
   } finally {

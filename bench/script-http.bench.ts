@@ -72,7 +72,7 @@ export default async function (report: BenchReport): Promise<void> {
     env: { PIPEWORK_HTTP_ALLOW_HOSTS: '127.0.0.1', PIPEWORK_SCRIPT_WORKERS: '2' },
   });
   try {
-    const admin = server.services.iam.principalByUsername('admin')!;
+    const admin = (await server.services.iam.principalByUsername('admin'))!;
     await scriptRows(report, server.services, admin);
     await httpRows(report, server.services, admin);
   } finally {

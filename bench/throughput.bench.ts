@@ -89,14 +89,14 @@ async function checkedOnce(url: string, authorization: string): Promise<void> {
  * The in-process figure: the script parsed from the same text on every run (as the endpoint does) and run
  * with the production services, CONNECTIONS runs in flight at a time, for `ms` milliseconds.
  */
-function inProcessRunner() {
+async function inProcessRunner() {
   const dataDir = mkdtempSync(join(tmpdir(), 'pipework-bench-throughput-'));
-  const services = createServices(
+  const services = await createServices(
     loadConfig({ PIPEWORK_DATA: dataDir, PIPEWORK_ADMIN_PASSWORD: BENCH_ADMIN_PASSWORD }),
     silentLogger(),
     { iam: { announce: () => {} } },
   );
-  const principal = services.iam.principalByUsername('admin')!;
+  const principal = (await services.iam.principalByUsername('admin'))!;
   const once = async () => {
     const result = await executePipeline(services, parsePipelineYaml(THROUGHPUT_PIPELINE), { principal });
     if (JSON.stringify(result.body) !== EXPECTED)
@@ -115,8 +115,8 @@ function inProcessRunner() {
       await Promise.all(Array.from({ length: CONNECTIONS }, worker));
       return (runs * 1000) / (performance.now() - start);
     },
-    close() {
-      closeServices(services);
+    async close() {
+      await closeServices(services);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -124,7 +124,7 @@ function inProcessRunner() {
 
 export default async function (report: BenchReport): Promise<void> {
   const servers = await startBenchServers();
-  const engine = inProcessRunner();
+  const engine = await inProcessRunner();
   try {
     const basic = `Basic ${Buffer.from(`admin:${BENCH_ADMIN_PASSWORD}`).toString('base64')}`;
     const bearer = `Bearer ${await accessToken(servers.pipework)}`;
@@ -182,7 +182,7 @@ export default async function (report: BenchReport): Promise<void> {
       baselineValue: median(rates.parsed),
     });
   } finally {
-    engine.close();
+    await engine.close();
     servers.stop();
   }
 }

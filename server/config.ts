@@ -1,4 +1,7 @@
 /** The server's settings, read once from the environment with documented defaults. */
+import { type PostgresDatabaseConfig, loadPostgresDatabaseConfig } from './db/database-config';
+import type { BruteForcePolicy } from './iam/brute-force-guard';
+import { loadBruteForcePolicy } from './iam/login-limits-config';
 import { resolve } from 'node:path';
 import { loadHttpClientConfig, type HttpClientConfig } from './http-client/http-client-config';
 import { loadScriptConfig, type ScriptConfig } from './script/script-config';
@@ -15,8 +18,12 @@ export interface ServerConfig {
   port: number;
   /** Folder of the SQLite database and other state. */
   dataDir: string;
-  /** The SQLite file (`:memory:` in some tests). */
+  /** The SQLite file (`:memory:` in some tests); unused when `database` is PostgreSQL. */
   databaseFile: string;
+  /** PostgreSQL instead of SQLite, shared by several instances (`PIPEWORK_DATABASE_URL`). */
+  database?: PostgresDatabaseConfig;
+  /** Failed-login slowing and locking (`PIPEWORK_LOGIN_*`); defaults when absent. */
+  bruteForce?: BruteForcePolicy;
   /** Password of the first-start `admin`; random (printed once, written to a file) when unset. */
   adminPassword?: string;
   /** OpenID realm of the token endpoint. */
@@ -64,6 +71,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     port: nonNegativeIntFrom(env, 'PORT', 8080),
     dataDir,
     databaseFile: resolve(dataDir, 'pipework.sqlite'),
+    database: loadPostgresDatabaseConfig(env),
+    bruteForce: loadBruteForcePolicy(env),
     adminPassword: env.PIPEWORK_ADMIN_PASSWORD || undefined,
     realm: env.PIPEWORK_REALM ?? 'pipework',
     publicUrl: env.PIPEWORK_PUBLIC_URL || undefined,

@@ -2,14 +2,14 @@
 import { CommandRegistry, type CommandDefinition } from '../shared/commands';
 import { serverCommands } from './commands';
 import type { ServerConfig } from './config';
-import { openDatabase } from './db';
+import { openDatabaseParts } from './parts/open-database-parts';
+import { openServerDatabase } from './db/server-database';
 import { createIamService, type IamOptions } from './iam';
 import type { Logger } from './logging/logger';
 import type { ServerServices } from './services';
 import { loadScriptConfig } from './script/script-config';
 import { ScriptPool } from './script/script-pool';
 import { DataSources } from './sql/data-sources';
-import { MemoryCacheStore, loadCacheConfig } from './cache';
 import { DriveService } from './drive';
 import { loadDriveConfig } from './drive/drive-config';
 import { MailService, loadMailConfig } from './mail';
@@ -22,39 +22,55 @@ export interface ServiceOptions {
   extraCommands?: CommandDefinition<ServerServices>[];
 }
 
-export function createServices(
+/** Builds the services on SQLite, or on PostgreSQL when `config.database` is set (`PIPEWORK_DATABASE_URL`). */
+export async function createServices(
   config: ServerConfig,
   logger: Logger,
   options: ServiceOptions = {},
-): ServerServices {
-  const db = openDatabase(config.databaseFile);
-  const iam = createIamService(db, config, logger, options.iam);
-  const commands = new CommandRegistry<ServerServices>([...serverCommands, ...(options.extraCommands ?? [])]);
-  const properties = createPropertyServices(db, iam, logger);
-  const dataSources = new DataSources(config.sql);
-  const services = {
-    config,
-    logger,
-    db,
-    iam,
-    authenticator: iam.authenticator,
-    commands,
-    ...properties,
-    dataSources,
-    drive: new DriveService(config.drive ?? loadDriveConfig({}, config.dataDir)),
-    mail: new MailService(config.mail ?? loadMailConfig({}, config.dataDir)),
-    cache: new MemoryCacheStore(config.cache ?? loadCacheConfig({})),
-    scripts: new ScriptPool(config.scripts ?? loadScriptConfig({})),
-  };
-  startPropertyJobs(services);
-  return services;
+): Promise<ServerServices> {
+  const database = await openServerDatabase(config, logger);
+  try {
+    const parts = await openDatabaseParts(database, config, logger);
+    const iam = await createIamService(database.sql, config, logger, {
+      bruteForce: config.bruteForce,
+      ...parts.iam,
+      ...options.iam,
+    });
+    const commands = new CommandRegistry<ServerServices>([
+      ...serverCommands,
+      ...(options.extraCommands ?? []),
+    ]);
+    const properties = createPropertyServices(parts, iam, logger);
+    const services: ServerServices = {
+      config,
+      logger,
+      database,
+      parts,
+      iam,
+      authenticator: iam.authenticator,
+      commands,
+      ...properties,
+      dataSources: new DataSources(config.sql),
+      drive: new DriveService(config.drive ?? loadDriveConfig({}, config.dataDir)),
+      mail: new MailService(config.mail ?? loadMailConfig({}, config.dataDir)),
+      cache: parts.cache,
+      scripts: new ScriptPool(config.scripts ?? loadScriptConfig({})),
+    };
+    await startPropertyJobs(services);
+    return services;
+  } catch (error) {
+    await database.close().catch(() => undefined);
+    throw error;
+  }
 }
 
 /** Stops background work and closes the database. */
-export function closeServices(services: ServerServices): void {
-  services.propertyJobs.stop();
+export async function closeServices(services: ServerServices): Promise<void> {
+  await services.propertyJobs.stop();
+  services.iam.close();
   void services.scripts.close();
   void services.dataSources.close();
   services.mail.close();
-  services.db.close();
+  await services.parts.close();
+  await services.database.close();
 }

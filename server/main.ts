@@ -10,7 +10,10 @@ import { createLogger } from './logging/logger';
 const config = loadConfig();
 const logger = createLogger(config.logLevel);
 const listener = config.listener ?? DEFAULT_LISTENER_CONFIG;
-const services = createServices(config, logger);
+const services = await createServices(config, logger).catch((error: unknown) => {
+  logger.fatal({ err: error }, 'cannot start: the database could not be opened');
+  process.exit(1);
+});
 const server = createHttpServer(createApp(services), listener);
 const requests = trackRequests(server);
 server.listen(config.port, config.host, () => {
@@ -29,7 +32,7 @@ async function shutdown(signal: string): Promise<void> {
   stopping = true;
   logger.info({ signal, inFlight: requests.inFlight }, 'stopping: no new connections, draining requests');
   const result = await requests.drain(listener.shutdownGraceMs);
-  closeServices(services);
+  await closeServices(services);
   logger.info(result, 'stopped');
   process.exit(0);
 }

@@ -2,7 +2,8 @@
 import type { CommandRegistry } from '../shared/commands/registry';
 import type { Authenticator } from './auth/authenticator';
 import type { ServerConfig } from './config';
-import type { SqliteDatabase } from './db';
+import type { DatabaseParts } from './parts/database-parts';
+import type { ServerDatabase } from './db/server-database';
 import type { IamService } from './iam';
 import type { Logger } from './logging/logger';
 import type { EventBus } from './events/event-bus';
@@ -17,7 +18,10 @@ import type { MailService } from './mail';
 export interface ServerServices {
   config: ServerConfig;
   logger: Logger;
-  db: SqliteDatabase;
+  /** SQLite, or PostgreSQL shared with other instances. */
+  database: ServerDatabase;
+  /** What differs between the two databases: store, cache, job lock, event delivery. */
+  parts: DatabaseParts;
   iam: IamService;
   authenticator: Authenticator;
   commands: CommandRegistry<ServerServices>;
@@ -31,6 +35,6 @@ export interface ServerServices {
   drive: DriveService;
   /** Mail over SMTP or into the outbox (`mail.*`). */
   mail: MailService;
-  /** The cache behind `cache.*` (in memory; a shared store can take its place). */
+  /** The cache behind `cache.*` (in memory on SQLite; shared through PostgreSQL). */
   cache: CacheStore;
 }

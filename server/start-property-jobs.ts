@@ -8,16 +8,26 @@ import { utilitiesFor } from './pipeline/pel-utilities';
 import type { ServerServices } from './services';
 import { startTtlCleanup } from './store/ttl-cleanup';
 
-export function startPropertyJobs(services: ServerServices, options: { ttlIntervalMs?: number } = {}): void {
-  const { properties, logger, iam, propertyJobs } = services;
+export async function startPropertyJobs(
+  services: ServerServices,
+  options: { ttlIntervalMs?: number } = {},
+): Promise<void> {
+  const { properties, logger, iam, propertyJobs, parts } = services;
   const utilities = utilitiesFor(services);
-  propertyJobs.ttlCleanup = startTtlCleanup(properties, { intervalMs: options.ttlIntervalMs, logger });
+  const delivery = await parts.startEvents(services.events);
+  propertyJobs.delivery = delivery;
+  propertyJobs.ttlCleanup = startTtlCleanup(properties, {
+    intervalMs: options.ttlIntervalMs,
+    logger,
+    lock: parts.jobLock,
+  });
   const dispatcher = new EventListenDispatcher({
     properties,
     principalOf: (uuid) => iam.principalByUuid(uuid),
     run: (script, principal) => executePipeline(services, script, { principal }),
     utilities,
     logger,
+    coordination: delivery.coordination,
   });
   propertyJobs.dispatcher = dispatcher;
   propertyJobs.ready = dispatcher.start().catch((error: unknown) => {

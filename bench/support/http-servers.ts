@@ -17,7 +17,7 @@ const config = loadConfig({
   PIPEWORK_DATA: mkdtempSync(join(tmpdir(), 'pipework-bench-')),
   PIPEWORK_ADMIN_PASSWORD: BENCH_ADMIN_PASSWORD,
 });
-const services = createServices(config, silentLogger(), { iam: { announce: () => {} } });
+const services = await createServices(config, silentLogger(), { iam: { announce: () => {} } });
 const pipework = createApp(services).listen(0, '127.0.0.1');
 
 const bare = express();

@@ -73,7 +73,7 @@ describe('brute-force protection', () => {
     const locked = await refresh();
     expect(locked.status).toBe(429);
     expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
-    server.iam.bruteForce.release('gia');
+    await server.iam.bruteForce.release('gia');
     const after = await refresh();
     expect(after.status).toBe(200);
     expect(after.json.session_state).toBe(before.session_state);
@@ -125,7 +125,11 @@ describe('brute-force protection', () => {
     await server.iam.createUser({ username: 'fay', password: 'fay-pw' });
     for (let i = 0; i < 4; i++) await call(basic('fay', 'bad'));
     const { BruteForceGuard } = await import('../iam/brute-force-guard');
-    const fresh = new BruteForceGuard(server.services.db, server.iam.bruteForce.policy, () => clock);
-    expect(fresh.status('fay').locked).toBe(true);
+    const fresh = new BruteForceGuard(
+      server.services.database.sql,
+      server.iam.bruteForce.policy,
+      () => clock,
+    );
+    expect((await fresh.status('fay')).locked).toBe(true);
   });
 });

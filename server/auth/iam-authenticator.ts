@@ -7,8 +7,8 @@ import { parseAuthorization } from './authorization-header';
 export interface IdentityProvider {
   verifyPassword(username: string, password: string, ip?: string): Promise<Principal>;
   principalFromAccessToken(token: string): Promise<Principal>;
-  principalFromRefreshToken(token: string): Principal;
-  runAs(caller: Principal, username: string): Principal;
+  principalFromRefreshToken(token: string): Promise<Principal>;
+  runAs(caller: Principal, username: string): Promise<Principal>;
 }
 
 export function createIamAuthenticator(identity: IdentityProvider): Authenticator {
@@ -24,7 +24,7 @@ export function createIamAuthenticator(identity: IdentityProvider): Authenticato
           principal = await identity.principalFromAccessToken(primary.token);
           break;
         case 'refresh':
-          principal = identity.principalFromRefreshToken(primary.token);
+          principal = await identity.principalFromRefreshToken(primary.token);
           break;
       }
       return runAs === undefined ? principal : identity.runAs(principal, runAs);

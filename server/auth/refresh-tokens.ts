@@ -1,10 +1,12 @@
 /**
  * Rotating refresh tokens: opaque random values, stored only as SHA-256 digests, grouped in families (one per
  * login). Each use rotates the token; presenting a rotated one again revokes the whole family, which is
- * recorded in SQLite and so holds across restarts.
+ * recorded in the database and so holds across restarts and on every instance: a token is spent inside one
+ * transaction with its row locked, so two instances presented the same token at once rotate it once and treat
+ * the second presentation as reuse.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import type { SqliteDatabase } from '../db';
+import { type SqlPort, type SqlSteps, get, run } from '../db/sql';
 import { OAuthError } from './oauth-error';
 
 export interface RefreshTokenPolicy {
@@ -50,15 +52,20 @@ export class RefreshTokenStore {
   private readonly revoked = new Set<string>();
 
   constructor(
-    private readonly db: SqliteDatabase,
+    private readonly sql: SqlPort,
     private readonly policy: RefreshTokenPolicy = DEFAULT_REFRESH_POLICY,
     private readonly now: () => number = Date.now,
-  ) {
-    const rows = db
-      .prepare<[number], { family_id: string }>(
-        'SELECT family_id FROM iam_refresh_family WHERE revoked IS NOT NULL AND expires > ?',
-      )
-      .all(this.now() - REVOCATION_MARGIN_MS);
+    /** Told when a family is revoked here, so other instances refuse its access tokens too. */
+    private readonly published: (familyId: string) => void = () => {},
+  ) {}
+
+  /** Loads the revoked families whose access tokens may still be presented (at start, and after a resync). */
+  async load(): Promise<void> {
+    const rows = await this.sql.all<{ family_id: string }>(
+      'SELECT family_id FROM iam_refresh_family WHERE revoked IS NOT NULL AND expires > $1',
+      [this.now() - REVOCATION_MARGIN_MS],
+    );
+    this.revoked.clear();
     for (const row of rows) this.revoked.add(row.family_id);
   }
 
@@ -67,25 +74,48 @@ export class RefreshTokenStore {
     return this.revoked.has(familyId);
   }
 
-  /** Starts a family at login and returns its first token. */
-  startFamily(userUuid: string, clientId: string): RefreshGrant {
-    const familyId = randomUUID();
-    const now = this.now();
-    this.db
-      .prepare(
-        'INSERT INTO iam_refresh_family (family_id, user_uuid, client_id, created, expires) VALUES (?, ?, ?, ?, ?)',
-      )
-      .run(familyId, userUuid, clientId, now, now + this.policy.familyMaxSeconds * 1000);
-    return this.mint(familyId, userUuid, clientId, now + this.policy.familyMaxSeconds * 1000);
+  /** Records a revocation made on another instance. */
+  revokedElsewhere(familyId: string): void {
+    this.revoked.add(familyId);
   }
 
-  private mint(familyId: string, userUuid: string, clientId: string, familyExpires: number): RefreshGrant {
+  /** Starts a family at login and returns its first token. */
+  startFamily(userUuid: string, clientId: string): Promise<RefreshGrant> {
+    const familyId = randomUUID();
+    const now = this.now();
+    const familyExpires = now + this.policy.familyMaxSeconds * 1000;
+    return this.sql.transaction(() =>
+      this.startFamilySteps({ familyId, userUuid, clientId, now, familyExpires }),
+    );
+  }
+
+  private *startFamilySteps(family: {
+    familyId: string;
+    userUuid: string;
+    clientId: string;
+    now: number;
+    familyExpires: number;
+  }): SqlSteps<RefreshGrant> {
+    yield* run(
+      'INSERT INTO iam_refresh_family (family_id, user_uuid, client_id, created, expires) VALUES ($1, $2, $3, $4, $5)',
+      [family.familyId, family.userUuid, family.clientId, family.now, family.familyExpires],
+    );
+    return yield* this.mintSteps(family.familyId, family.userUuid, family.clientId, family.familyExpires);
+  }
+
+  private *mintSteps(
+    familyId: string,
+    userUuid: string,
+    clientId: string,
+    familyExpires: number,
+  ): SqlSteps<RefreshGrant> {
     const token = randomBytes(32).toString('base64url');
     const now = this.now();
     const expires = Math.min(now + this.policy.ttlSeconds * 1000, familyExpires);
-    this.db
-      .prepare('INSERT INTO iam_refresh_token (token_hash, family_id, issued, expires) VALUES (?, ?, ?, ?)')
-      .run(digest(token), familyId, now, expires);
+    yield* run(
+      'INSERT INTO iam_refresh_token (token_hash, family_id, issued, expires) VALUES ($1, $2, $3, $4)',
+      [digest(token), familyId, now, expires],
+    );
     return {
       token,
       familyId,
@@ -96,92 +126,97 @@ export class RefreshTokenStore {
     };
   }
 
-  private lookup(token: string): TokenRow | undefined {
-    return this.db
-      .prepare<[string], TokenRow>(
-        `SELECT t.family_id, t.expires, t.rotated, f.user_uuid, f.client_id, f.expires AS family_expires, f.revoked
-         FROM iam_refresh_token t JOIN iam_refresh_family f ON f.family_id = t.family_id WHERE t.token_hash = ?`,
-      )
-      .get(digest(token));
+  /** The token's row with its family's, locked on PostgreSQL until the transaction ends. */
+  private *lookupSteps(token: string): SqlSteps<TokenRow | undefined> {
+    return yield* get<TokenRow>(
+      `SELECT t.family_id, t.expires, t.rotated, f.user_uuid, f.client_id, f.expires AS family_expires, f.revoked
+       FROM iam_refresh_token t JOIN iam_refresh_family f ON f.family_id = t.family_id WHERE t.token_hash = $1
+       ${this.sql.dialect.forUpdate}`,
+      [digest(token)],
+    );
   }
 
   /**
    * Checks a token and returns its grant; a rotated token revokes its family. With `rotate`, the token is
    * used up and the grant carries its successor.
    */
-  use(token: string, options: { rotate: boolean; clientId?: string }): RefreshGrant {
+  async use(token: string, options: { rotate: boolean; clientId?: string }): Promise<RefreshGrant> {
     if (typeof token !== 'string' || token.length === 0 || token.length > 200) throw invalid();
     // Decide inside one transaction, throw after it: a revocation must commit even though the call fails.
-    const outcome = this.db
-      .transaction((): RefreshGrant | { error: OAuthError; reusedFamily?: string } => {
-        const row = this.lookup(token);
-        const now = this.now();
-        if (!row) return { error: invalid() };
-        if (row.revoked !== null) return { error: invalid('Token is not active') };
-        if (row.rotated !== null) {
-          return {
-            error: invalid('Maximum allowed refresh token reuse exceeded'),
-            reusedFamily: row.family_id,
-          };
-        }
-        if (row.expires <= now || row.family_expires <= now) return { error: invalid('Token is not active') };
-        if (options.clientId !== undefined && options.clientId !== row.client_id) {
-          return { error: invalid("Invalid refresh token. Token client and authorized client don't match") };
-        }
-        if (!options.rotate) {
-          const expiresIn = Math.floor((row.expires - now) / 1000);
-          return {
-            token,
-            familyId: row.family_id,
-            userUuid: row.user_uuid,
-            clientId: row.client_id,
-            expiresIn,
-            familyExpires: row.family_expires,
-          };
-        }
-        this.db
-          .prepare('UPDATE iam_refresh_token SET rotated = ? WHERE token_hash = ?')
-          .run(now, digest(token));
-        return this.mint(row.family_id, row.user_uuid, row.client_id, row.family_expires);
-      })
-      .immediate();
+    const outcome = await this.sql.transaction(() => this.useSteps(token, options));
     if ('error' in outcome) {
-      if (outcome.reusedFamily) this.revokeFamily(outcome.reusedFamily);
+      if (outcome.reusedFamily) await this.revokeFamily(outcome.reusedFamily);
       throw outcome.error;
     }
     return outcome;
   }
 
+  private *useSteps(
+    token: string,
+    options: { rotate: boolean; clientId?: string },
+  ): SqlSteps<RefreshGrant | { error: OAuthError; reusedFamily?: string }> {
+    const row = yield* this.lookupSteps(token);
+    const now = this.now();
+    if (!row) return { error: invalid() };
+    if (row.revoked !== null) return { error: invalid('Token is not active') };
+    if (row.rotated !== null) {
+      return { error: invalid('Maximum allowed refresh token reuse exceeded'), reusedFamily: row.family_id };
+    }
+    const expires = Number(row.expires);
+    const familyExpires = Number(row.family_expires);
+    if (expires <= now || familyExpires <= now) return { error: invalid('Token is not active') };
+    if (options.clientId !== undefined && options.clientId !== row.client_id) {
+      return { error: invalid("Invalid refresh token. Token client and authorized client don't match") };
+    }
+    if (!options.rotate) {
+      return {
+        token,
+        familyId: row.family_id,
+        userUuid: row.user_uuid,
+        clientId: row.client_id,
+        expiresIn: Math.floor((expires - now) / 1000),
+        familyExpires,
+      };
+    }
+    yield* run('UPDATE iam_refresh_token SET rotated = $1 WHERE token_hash = $2', [now, digest(token)]);
+    return yield* this.mintSteps(row.family_id, row.user_uuid, row.client_id, familyExpires);
+  }
+
   /** Ends a family (reuse detected, logout, user deleted). */
-  revokeFamily(familyId: string): void {
-    this.db
-      .prepare('UPDATE iam_refresh_family SET revoked = ? WHERE family_id = ? AND revoked IS NULL')
-      .run(this.now(), familyId);
+  async revokeFamily(familyId: string): Promise<void> {
+    await this.sql.run(
+      'UPDATE iam_refresh_family SET revoked = $1 WHERE family_id = $2 AND revoked IS NULL',
+      [this.now(), familyId],
+    );
     this.revoked.add(familyId);
+    this.published(familyId);
   }
 
   /** Logout: ends the family of a token, whatever its state. */
-  revokeByToken(token: string): boolean {
-    const row = this.lookup(token);
+  async revokeByToken(token: string): Promise<boolean> {
+    if (typeof token !== 'string' || token.length === 0 || token.length > 200) return false;
+    const row = await this.sql.get<{ family_id: string }>(
+      'SELECT family_id FROM iam_refresh_token WHERE token_hash = $1',
+      [digest(token)],
+    );
     if (!row) return false;
-    this.revokeFamily(row.family_id);
+    await this.revokeFamily(row.family_id);
     return true;
   }
 
   /** Ends every family of a user (password change, delete, disable). */
-  revokeUser(userUuid: string): void {
-    const families = this.db
-      .prepare<[string], { family_id: string }>(
-        'SELECT family_id FROM iam_refresh_family WHERE user_uuid = ? AND revoked IS NULL',
-      )
-      .all(userUuid);
-    for (const f of families) this.revokeFamily(f.family_id);
+  async revokeUser(userUuid: string): Promise<void> {
+    const families = await this.sql.all<{ family_id: string }>(
+      'SELECT family_id FROM iam_refresh_family WHERE user_uuid = $1 AND revoked IS NULL',
+      [userUuid],
+    );
+    for (const f of families) await this.revokeFamily(f.family_id);
   }
 
   /** Deletes families (and their tokens) that ended long enough ago that no access token of theirs is valid. */
-  purgeExpired(): void {
-    this.db
-      .prepare('DELETE FROM iam_refresh_family WHERE expires <= ?')
-      .run(this.now() - REVOCATION_MARGIN_MS);
+  async purgeExpired(): Promise<void> {
+    await this.sql.run('DELETE FROM iam_refresh_family WHERE expires <= $1', [
+      this.now() - REVOCATION_MARGIN_MS,
+    ]);
   }
 }

@@ -9,8 +9,8 @@ const plain = basic('plain', 'plain-pw'); // ROLE_USER only
 
 beforeAll(async () => {
   server = await startIamTestServer();
-  server.iam.roles.create({ name: 'ROLE_RUNNER' });
-  server.iam.roles.addComposites('ROLE_RUNNER', ['CAN_RUN_AS_SOURCE', 'CAN_PIPE_iam.run.as']);
+  await server.iam.roles.create({ name: 'ROLE_RUNNER' });
+  await server.iam.roles.addComposites('ROLE_RUNNER', ['CAN_RUN_AS_SOURCE', 'CAN_PIPE_iam.run.as']);
   await server.iam.createUser({ username: 'runner', password: 'runner-pw', roles: ['ROLE_RUNNER'] });
   await server.iam.createUser({ username: 'plain', password: 'plain-pw' });
   await server.iam.createUser({ username: 'target', password: 'target-pw', email: 't@example.com' });
@@ -148,7 +148,7 @@ describe('command permissions', () => {
       commandName: 'iam.user.create',
       commandIndex: 1,
     });
-    expect(server.iam.principalByUsername('sneaky')).toBeNull();
+    expect(await server.iam.principalByUsername('sneaky')).toBeNull();
   });
 
   it('follow the identity a RunAs switched to, step by step', async () => {
@@ -162,8 +162,8 @@ describe('command permissions', () => {
   });
 
   it('accept a trailing * grant', async () => {
-    server.iam.roles.create({ name: 'ROLE_IAM_READER' });
-    server.iam.roles.addComposites('ROLE_IAM_READER', ['CAN_PIPE_iam.user.*']);
+    await server.iam.roles.create({ name: 'ROLE_IAM_READER' });
+    await server.iam.roles.addComposites('ROLE_IAM_READER', ['CAN_PIPE_iam.user.*']);
     await server.iam.createUser({ username: 'reader', password: 'reader-pw', roles: ['ROLE_IAM_READER'] });
     const r = await http(server.url, '/api/v3/command/iam.user.list?filter=target', {
       auth: basic('reader', 'reader-pw'),

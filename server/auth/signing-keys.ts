@@ -9,7 +9,7 @@ import {
   createPublicKey,
   generateKeyPairSync,
 } from 'node:crypto';
-import type { SqliteDatabase } from '../db';
+import type { SqlPort } from '../db/sql';
 
 export const ACCESS_TOKEN_ALGORITHM = 'RS256';
 
@@ -35,21 +35,25 @@ interface KeyRow {
   public_jwk: string;
 }
 
-/** The newest stored key, or a new one stored now. */
-export function loadOrCreateSigningKey(db: SqliteDatabase): SigningKey {
-  const row = db
-    .prepare<[string], KeyRow>(
-      'SELECT kid, private_jwk, public_jwk FROM iam_signing_key WHERE alg = ? ORDER BY created DESC LIMIT 1',
-    )
-    .get(ACCESS_TOKEN_ALGORITHM);
-  if (row) {
-    return {
-      kid: row.kid,
-      privateKey: createPrivateKey({ key: JSON.parse(row.private_jwk) as never, format: 'jwk' }),
-      publicKey: createPublicKey({ key: JSON.parse(row.public_jwk) as never, format: 'jwk' }),
-      publicJwk: JSON.parse(row.public_jwk) as PublicJwk,
-    };
-  }
+const NEWEST_KEY = `SELECT kid, private_jwk, public_jwk FROM iam_signing_key WHERE alg = $1
+  ORDER BY created DESC, kid LIMIT 1`;
+
+function keyOf(row: KeyRow): SigningKey {
+  return {
+    kid: row.kid,
+    privateKey: createPrivateKey({ key: JSON.parse(row.private_jwk) as never, format: 'jwk' }),
+    publicKey: createPublicKey({ key: JSON.parse(row.public_jwk) as never, format: 'jwk' }),
+    publicJwk: JSON.parse(row.public_jwk) as PublicJwk,
+  };
+}
+
+/**
+ * The newest stored key, or a new one stored now. Run it under the IAM's start-up lock: instances starting
+ * at once then sign with the same key.
+ */
+export async function loadOrCreateSigningKey(sql: SqlPort): Promise<SigningKey> {
+  const row = await sql.get<KeyRow>(NEWEST_KEY, [ACCESS_TOKEN_ALGORITHM]);
+  if (row) return keyOf(row);
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const exported = publicKey.export({ format: 'jwk' }) as { n: string; e: string; kty: string };
   // RFC 7638 thumbprint as the key id.
@@ -64,14 +68,15 @@ export function loadOrCreateSigningKey(db: SqliteDatabase): SigningKey {
     n: exported.n,
     e: exported.e,
   };
-  db.prepare(
-    'INSERT INTO iam_signing_key (kid, alg, private_jwk, public_jwk, created) VALUES (?, ?, ?, ?, ?)',
-  ).run(
-    kid,
-    ACCESS_TOKEN_ALGORITHM,
-    JSON.stringify(privateKey.export({ format: 'jwk' })),
-    JSON.stringify(publicJwk),
-    Date.now(),
+  await sql.run(
+    'INSERT INTO iam_signing_key (kid, alg, private_jwk, public_jwk, created) VALUES ($1, $2, $3, $4, $5)',
+    [
+      kid,
+      ACCESS_TOKEN_ALGORITHM,
+      JSON.stringify(privateKey.export({ format: 'jwk' })),
+      JSON.stringify(publicJwk),
+      Date.now(),
+    ],
   );
   return { kid, privateKey, publicKey, publicJwk };
 }

@@ -135,11 +135,11 @@ describe('token endpoint: password grant', () => {
 
 describe('Bearer refusals', () => {
   const forged = async (claims: Record<string, unknown>, header: Record<string, unknown> = {}) => {
-    const key = loadOrCreateSigningKey(server.services.db);
+    const key = await loadOrCreateSigningKey(server.services.database.sql);
     const now = Math.floor(clock / 1000);
     return new SignJWT({ sid: 'x', ...claims })
       .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: key.kid, ...header })
-      .setSubject(server.iam.principalByUsername('admin')!.uuid)
+      .setSubject((await server.iam.principalByUsername('admin'))!.uuid)
       .setIssuedAt(now)
       .setNotBefore((claims.nbf as number | undefined) ?? now)
       .setExpirationTime((claims.exp as number | undefined) ?? now + 60)
@@ -156,7 +156,7 @@ describe('Bearer refusals', () => {
     [
       'alg none',
       async () =>
-        new UnsecuredJWT({ sid: 'x', sub: server.iam.principalByUsername('admin')!.uuid })
+        new UnsecuredJWT({ sid: 'x', sub: (await server.iam.principalByUsername('admin'))!.uuid })
           .setIssuer(server.iam.issuer)
           .setAudience('pipework')
           .setIssuedAt()
@@ -167,11 +167,11 @@ describe('Bearer refusals', () => {
     [
       'HS256 with the public key as secret',
       async () => {
-        const key = loadOrCreateSigningKey(server.services.db);
+        const key = await loadOrCreateSigningKey(server.services.database.sql);
         const secret = createSecretKey(Buffer.from(JSON.stringify(key.publicJwk)));
         return new SignJWT({ sid: 'x' })
           .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-          .setSubject(server.iam.principalByUsername('admin')!.uuid)
+          .setSubject((await server.iam.principalByUsername('admin'))!.uuid)
           .setIssuer(server.iam.issuer)
           .setAudience('pipework')
           .setIssuedAt()
@@ -186,18 +186,18 @@ describe('Bearer refusals', () => {
         const token = (await login()).json.access_token as string;
         const [h, p, s] = token.split('.');
         const payload = JSON.parse(Buffer.from(p!, 'base64url').toString());
-        payload.sub = server.iam.principalByUsername('admin')!.uuid;
+        payload.sub = (await server.iam.principalByUsername('admin'))!.uuid;
         return `${h}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}.${s}`;
       },
     ],
     [
       'HS256 with the PEM public key as secret (key confusion)',
       async () => {
-        const key = loadOrCreateSigningKey(server.services.db);
+        const key = await loadOrCreateSigningKey(server.services.database.sql);
         const pem = key.publicKey.export({ format: 'pem', type: 'spki' });
         return new SignJWT({ sid: 'x' })
           .setProtectedHeader({ alg: 'HS256', typ: 'JWT', kid: key.kid })
-          .setSubject(server.iam.principalByUsername('admin')!.uuid)
+          .setSubject((await server.iam.principalByUsername('admin'))!.uuid)
           .setIssuer(server.iam.issuer)
           .setAudience('pipework')
           .setIssuedAt()
@@ -215,11 +215,11 @@ describe('Bearer refusals', () => {
       'a foreign key embedded in the header',
       async () => {
         const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-        const key = loadOrCreateSigningKey(server.services.db);
+        const key = await loadOrCreateSigningKey(server.services.database.sql);
         const now = Math.floor(clock / 1000);
         return new SignJWT({ sid: 'x' })
           .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: key.kid, jwk: await exportJWK(publicKey) })
-          .setSubject(server.iam.principalByUsername('admin')!.uuid)
+          .setSubject((await server.iam.principalByUsername('admin'))!.uuid)
           .setIssuer(server.iam.issuer)
           .setAudience('pipework')
           .setIssuedAt(now)

@@ -22,9 +22,9 @@ export interface TokenServiceDeps {
   refreshTokens: RefreshTokenStore;
   authenticateClient(clientId: string, secret: string | undefined): Promise<boolean>;
   verifyPassword(username: string, password: string, ip?: string): Promise<Principal>;
-  principalByUuid(uuid: string): Principal | null;
+  principalByUuid(uuid: string): Promise<Principal | null>;
   /** Throws TOO_MANY_REQUESTS while the user is locked. */
-  assertNotLocked(username: string): void;
+  assertNotLocked(username: string): Promise<void>;
 }
 
 export interface ClientCredentials {
@@ -90,7 +90,7 @@ export class TokenService {
     } catch (error) {
       throw asOAuthError(error);
     }
-    const grant = this.deps.refreshTokens.startFamily(principal.uuid, clientId);
+    const grant = await this.deps.refreshTokens.startFamily(principal.uuid, clientId);
     return this.respond(principal, grant, input.scope?.trim() || DEFAULT_SCOPE);
   }
 
@@ -102,23 +102,23 @@ export class TokenService {
     if (!input.refreshToken) throw new OAuthError('invalid_request', 'Missing parameter: refresh_token', 400);
     const { refreshTokens } = this.deps;
     // Check the user before spending the token: a refusal (a lock) must leave the session usable later.
-    const current = refreshTokens.use(input.refreshToken, { rotate: false, clientId });
-    const principal = this.deps.principalByUuid(current.userUuid);
+    const current = await refreshTokens.use(input.refreshToken, { rotate: false, clientId });
+    const principal = await this.deps.principalByUuid(current.userUuid);
     if (!principal) {
-      refreshTokens.revokeFamily(current.familyId);
+      await refreshTokens.revokeFamily(current.familyId);
       throw new OAuthError('invalid_grant', 'Invalid refresh token', 400);
     }
     try {
-      this.deps.assertNotLocked(principal.username);
+      await this.deps.assertNotLocked(principal.username);
     } catch (error) {
       throw asOAuthError(error);
     }
-    const grant = refreshTokens.use(input.refreshToken, { rotate: true, clientId });
+    const grant = await refreshTokens.use(input.refreshToken, { rotate: true, clientId });
     return this.respond(principal, grant, input.scope?.trim() || DEFAULT_SCOPE);
   }
 
   /** Ends the session of a refresh token (`iam.token.logout`). */
-  logout(refreshToken: string): boolean {
+  logout(refreshToken: string): Promise<boolean> {
     return this.deps.refreshTokens.revokeByToken(refreshToken);
   }
 }

@@ -476,7 +476,7 @@ describe.skipIf(!existsSync(CORPUS))('pi publish of the real apps (../shared/cor
 
     const setup = await pi(['pipeline', 'global/app/demo/setup/00-createIAMEntities']);
     expect(setup.code, setup.stderr).toBe(0);
-    expect(server.services.iam.roles.byName('CAN_APP_DEMO')).toBeDefined();
+    expect(await server.services.iam.roles.byName('CAN_APP_DEMO')).toBeDefined();
   }, 300_000);
 });
 

@@ -34,7 +34,7 @@ function dispatcher(options: { maxConcurrent?: number; maxQueued?: number } = {}
   const log = logger();
   const d = new EventListenDispatcher({
     properties: t.service,
-    principalOf: (uuid) => principals.get(uuid) ?? null,
+    principalOf: async (uuid) => principals.get(uuid) ?? null,
     run: async (_script: PipelineScript, principal: Principal) => {
       ranAs.push(principal.uuid);
       running += 1;

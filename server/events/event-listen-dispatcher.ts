@@ -1,7 +1,9 @@
 /**
  * Runs stored pipelines whose first command is `event.listen` when a matching event occurs: it keeps an index
  * of such pipelines (built at start, kept current from property events), evaluates each one's filter, and runs
- * it as the user who last stored it, who must be able to read the properties the event is about.
+ * it as the user who last stored it, who must be able to read the properties the event is about. With several
+ * instances (PostgreSQL) every dispatcher sees every event, and a `DispatchCoordination` makes each listener
+ * run on one of them only, and lets a starting dispatcher catch up on what none dispatched.
  */
 import type { Principal } from '../../shared/auth';
 import { compileExpression, compileTemplate, containsExpression, type PelUtilities } from '../../shared/pel';
@@ -9,6 +11,7 @@ import { parsePipeline, type PipelineScript } from '../../shared/pipeline';
 import { isAppPipelineKey, isJsonType, type Property } from '../../shared/property';
 import type { Logger } from '../logging/logger';
 import type { PropertyService } from '../store/property-service';
+import type { DispatchCoordination } from './dispatch-coordination';
 import type { PipeworkEvent } from './event-bus';
 import { runAtEventDepth } from './event-context';
 import { asProductProperty, payloadWithPaths } from './property-event-shape';
@@ -23,7 +26,7 @@ export interface EventListenerRegistration {
 
 export interface EventListenDispatcherOptions {
   properties: PropertyService;
-  principalOf: (uuid: string) => Principal | null;
+  principalOf: (uuid: string) => Promise<Principal | null>;
   /** Runs a pipeline as a principal; resolves when it is done. */
   run: (script: PipelineScript, principal: Principal) => Promise<unknown>;
   utilities: (principal: Principal) => PelUtilities;
@@ -34,6 +37,11 @@ export interface EventListenDispatcherOptions {
   maxConcurrent?: number;
   /** Runs waiting at most; past it further runs are dropped (and logged), so a burst cannot exhaust memory. Default 10,000. */
   maxQueued?: number;
+  /**
+   * Several instances, each seeing every event (PostgreSQL): which one runs a listener, and what to catch up
+   * at start. Without it this process runs every listener of every event it sees (SQLite).
+   */
+  coordination?: DispatchCoordination;
 }
 
 /**
@@ -74,6 +82,9 @@ export class EventListenDispatcher {
   private readonly maxQueued: number;
   private readonly waiting: (() => Promise<void>)[] = [];
   private active = 0;
+  /** With coordination: the last event id seen (catch-up and live overlap), and the chain keeping event order. */
+  private lastSeen = 0;
+  private inOrder: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: EventListenDispatcherOptions) {
     this.maxDepth = options.maxDepth ?? 3;
@@ -85,7 +96,23 @@ export class EventListenDispatcher {
   async start(): Promise<void> {
     const stored = await this.options.properties.store.list({ pattern: '**/pipeline/**' });
     for (const property of stored) this.index(property);
-    this.unsubscribe = this.options.properties.events.subscribe((event) => this.onEvent(event));
+    const coordination = this.options.coordination;
+    if (!coordination) {
+      this.unsubscribe = this.options.properties.events.subscribe((event) => this.onEvent(event));
+      return;
+    }
+    // Live events wait while the missed ones are dispatched; subscribed first, so none falls in between.
+    let live: PipeworkEvent[] | undefined = [];
+    this.unsubscribe = this.options.properties.events.subscribe((event) =>
+      live ? void live.push(event) : this.onEvent(event),
+    );
+    try {
+      for await (const event of coordination.missed()) void this.onEvent(event);
+    } finally {
+      const waiting = live;
+      live = undefined;
+      for (const event of waiting) void this.onEvent(event);
+    }
   }
 
   stop(): void {
@@ -115,17 +142,54 @@ export class EventListenDispatcher {
   }
 
   private onEvent(event: PipeworkEvent): Promise<unknown> | undefined {
+    const coordination = this.options.coordination;
+    if (coordination) {
+      if (event.id <= this.lastSeen) return undefined; // dispatched already while catching up
+      this.lastSeen = event.id;
+    }
     this.track(event);
-    const matching = [...this.registrations.values()].filter((r) => r.eventKey === event.eventKey);
-    if (matching.length === 0) return undefined;
-    if (event.depth >= this.maxDepth) {
+    let matching = [...this.registrations.values()].filter((r) => r.eventKey === event.eventKey);
+    if (matching.length > 0 && event.depth >= this.maxDepth) {
       this.options.logger.warn(
         { eventKey: event.eventKey, depth: event.depth },
         'event listeners not run: too deep a chain',
       );
-      return undefined;
+      matching = [];
     }
-    return Promise.all(matching.map((registration) => this.schedule(registration, event)));
+    if (!coordination) {
+      return matching.length === 0
+        ? undefined
+        : Promise.all(matching.map((registration) => this.schedule(registration, event)));
+    }
+    // Claimed at once, but scheduled (and reported handled) in event order, as without coordination.
+    const claimed = Promise.all(
+      matching.map((registration) => this.claim(coordination, registration, event)),
+    );
+    const scheduled = this.inOrder
+      .then(() => claimed)
+      .then((owned) => {
+        coordination.handled(event.id);
+        return matching.filter((_, i) => owned[i]).map((registration) => this.schedule(registration, event));
+      });
+    this.inOrder = scheduled.then(() => undefined);
+    return scheduled.then((runs) => Promise.all(runs));
+  }
+
+  /** Whether this instance runs the listener for the event; a failed claim runs nowhere, and is logged. */
+  private async claim(
+    coordination: DispatchCoordination,
+    registration: EventListenerRegistration,
+    event: PipeworkEvent,
+  ): Promise<boolean> {
+    try {
+      return await coordination.claim(event.id, registration.pipelineKey);
+    } catch (error) {
+      this.options.logger.error(
+        { err: error, pipeline: registration.pipelineKey, eventKey: event.eventKey, eventId: event.id },
+        'event listener not run: it could not be claimed',
+      );
+      return false;
+    }
   }
 
   /** Queues one run; resolves when it is done (or dropped because too many are waiting). */
@@ -170,7 +234,7 @@ export class EventListenDispatcher {
     const where = { pipeline: registration.pipelineKey, eventKey: event.eventKey, eventId: event.id };
     try {
       const author = await properties.store.authorOf(registration.pipelineKey);
-      const principal = author ? this.options.principalOf(author) : null;
+      const principal = author ? await this.options.principalOf(author) : null;
       if (!principal) {
         logger.warn(where, 'event listener not run: the user who stored it no longer exists');
         return;

@@ -17,7 +17,7 @@ let salesUuid: string;
 beforeAll(async () => {
   server = await startTestServer();
   const { iam } = server.services;
-  salesUuid = iam.groups.create({ name: 'sales' }).uuid;
+  salesUuid = (await iam.groups.create({ name: 'sales' })).uuid;
   ann = await iam.createUser({
     username: 'ann',
     password: 'ann-pw',
@@ -27,7 +27,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const admin = () => server.services.iam.principalByUsername('admin')!;
+const admin = async () => (await server.services.iam.principalByUsername('admin'))!;
 
 /** Opens an SSE stream on a raw socket that reads the response head and then stops reading. */
 async function stalledClient(port: number, path: string, auth: string): Promise<Socket> {
@@ -89,7 +89,7 @@ describe('slow SSE clients', () => {
     const big = 'x'.repeat(1024 * 1024);
     // Each change event carries the value twice (origin and target): far more than 4 MiB plus socket buffers.
     for (let i = 0; i < 40 && !closed; i++) {
-      await properties.create(admin(), { key: `global/sse-slow/k${i % 4}`, value: `${i}${big}` });
+      await properties.create(await admin(), { key: `global/sse-slow/k${i % 4}`, value: `${i}${big}` });
       await events.idle();
     }
     await until(() => events.listenerCount === before);
@@ -104,8 +104,10 @@ describe('slow SSE clients', () => {
     app.get(
       '/events',
       (_req, res, next) => {
-        res.locals.principal = admin();
-        next();
+        void admin().then((principal) => {
+          res.locals.principal = principal;
+          next();
+        });
       },
       eventsHandler(server.services, { heartbeatMs: 5, maxBufferedBytes: 16 * 1024 }),
     );
@@ -117,7 +119,10 @@ describe('slow SSE clients', () => {
       const { events, properties } = server.services;
       const before = events.listenerCount;
       for (let i = 0; i < 30 && events.listenerCount === before; i++) {
-        await properties.create(admin(), { key: `global/sse-beat/k${i % 3}`, value: 'y'.repeat(256 * 1024) });
+        await properties.create(await admin(), {
+          key: `global/sse-beat/k${i % 3}`,
+          value: 'y'.repeat(256 * 1024),
+        });
         await events.idle();
       }
       // Heartbeats fire every 5 ms; an unhandled write-after-end error would fail this test run.
@@ -135,12 +140,12 @@ describe('SSE visibility follows IAM while the stream is open', () => {
   it('stops sending a group’s events once the subscriber leaves the group', async () => {
     const { iam, properties, events } = server.services;
     const stream = await reader('/api/v3/events', server.basicAuth('ann', 'ann-pw'));
-    await properties.create(admin(), { key: `group/${salesUuid}/before`, value: 'visible' });
+    await properties.create(await admin(), { key: `group/${salesUuid}/before`, value: 'visible' });
     await events.idle();
     await until(() => stream.text.includes('visible'));
-    iam.groups.removeMember(salesUuid, ann.uuid);
-    await properties.create(admin(), { key: `group/${salesUuid}/after`, value: 'hidden-now' });
-    await properties.create(admin(), { key: 'global/sse-iam/marker', value: 'marker' });
+    await iam.groups.removeMember(salesUuid, ann.uuid);
+    await properties.create(await admin(), { key: `group/${salesUuid}/after`, value: 'hidden-now' });
+    await properties.create(await admin(), { key: 'global/sse-iam/marker', value: 'marker' });
     await events.idle();
     await until(() => stream.text.includes('marker'));
     await stream.stop();
@@ -151,8 +156,8 @@ describe('SSE visibility follows IAM while the stream is open', () => {
     const { iam, properties, events } = server.services;
     const ben = await iam.createUser({ username: 'ben', password: 'ben-pw', roles: ['ROLE_DEVELOPER'] });
     const stream = await reader('/api/v3/events', server.basicAuth('ben', 'ben-pw'));
-    iam.setEnabled(ben.uuid, false);
-    await properties.create(admin(), { key: 'global/sse-iam/after-disable', value: 'not for ben' });
+    await iam.setEnabled(ben.uuid, false);
+    await properties.create(await admin(), { key: 'global/sse-iam/after-disable', value: 'not for ben' });
     await events.idle();
     await stream.done; // the server ended the response
     expect(stream.text).not.toContain('not for ben');

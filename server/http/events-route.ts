@@ -1,7 +1,8 @@
 /**
  * `GET /api/v3/events`: property events as Server-Sent Events, each only to clients that may read every
  * property it is about. Query: `key` (event key, a trailing `*` allowed, e.g. `property.*`) and `filter`
- * (a property key pattern, e.g. `global/app/myapp/**`).
+ * (a property key pattern, e.g. `global/app/myapp/**`). On PostgreSQL a client sending `Last-Event-ID` first
+ * receives the events it missed that the outbox still holds (`../events/follow-events.ts`).
  */
 import type { RequestHandler, Response } from 'express';
 import { hasPermission, type Principal } from '../../shared/auth';
@@ -9,6 +10,7 @@ import { PipeworkError } from '../../shared/errors';
 import { compileKeyPattern, type KeyPattern } from '../../shared/property';
 import { eventJson, type PipeworkEvent } from '../events/event-bus';
 import { keysOfEvent } from '../events/event-listen-dispatcher';
+import { followEvents, parseLastEventId } from '../events/follow-events';
 import type { ServerServices } from '../services';
 
 export const EVENTS_PATH = '/api/v3/events';
@@ -52,8 +54,8 @@ export function sseMessage(event: PipeworkEvent): string {
 function currentReader(services: ServerServices, principal: Principal) {
   let viewer: Principal | null | undefined;
   let readable: ((key: string) => boolean) | null = null;
-  return (): ((key: string) => boolean) | null => {
-    const fresh = services.iam.principalByUuid(principal.uuid);
+  return async (): Promise<((key: string) => boolean) | null> => {
+    const fresh = await services.iam.principalByUuid(principal.uuid);
     if (fresh !== viewer) {
       viewer = fresh;
       readable =
@@ -109,14 +111,19 @@ export function eventsHandler(services: ServerServices, options: EventsRouteOpti
       if (res.writableLength > maxBuffered) return stop();
       res.write(text);
     };
-    const unsubscribe = services.events.subscribe((event) => {
+    const deliver = async (event: PipeworkEvent) => {
       if (!open(res) || !wantsKey(event.eventKey)) return;
-      const readable = reader();
+      const readable = await reader();
       if (!readable) return stop();
       const keys = keysOfEvent(event);
       if (!keys.every(readable)) return;
       if (pattern && !keys.some((key) => pattern.matches(key))) return;
       send(sseMessage(event));
+    };
+    // One event after the other, so the stream keeps the order of the events even when a reader lookup waits;
+    // on PostgreSQL a client coming back with Last-Event-ID first gets what it missed, on any instance.
+    const unsubscribe = followEvents(services.events, deliver, () => stop(), {
+      lastEventId: parseLastEventId(req.get('last-event-id')),
     });
     const heartbeat = setInterval(() => send(': ping\n\n'), options.heartbeatMs ?? HEARTBEAT_MS);
     heartbeat.unref();

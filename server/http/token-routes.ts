@@ -102,14 +102,13 @@ export function tokenRoutes(iam: IamService, logger?: Logger): Router {
     );
   });
 
-  router.post(`${base}/protocol/openid-connect/logout`, form, (req, res) => {
+  router.post(`${base}/protocol/openid-connect/logout`, form, (req, res, next) => {
     const token = field((req.body as Form | undefined) ?? {}, 'refresh_token');
     if (!token) {
       sendOAuthError(res, new OAuthError('invalid_request', 'Missing parameter: refresh_token'));
       return;
     }
-    iam.tokens.logout(token);
-    res.status(204).end();
+    iam.tokens.logout(token).then(() => res.status(204).end(), next);
   });
 
   router.get(`${base}/protocol/openid-connect/certs`, (_req, res) => {

@@ -1,14 +1,15 @@
 /**
  * First-start setup, idempotent on every start: the built-in roles, the public clients, the technical
  * `systemuser` (no password, cannot log in; the target of `iam.run.as systemuser` in app setup pipelines)
- * and the `admin` user (DESIGN.md section 3).
+ * and the `admin` user (DESIGN.md section 3). Instances starting at once run it one after the other under the
+ * IAM's start-up lock, so each entity is made once.
  */
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROLE_ADMIN, ROLE_USER } from '../../shared/auth';
 import type { ServerConfig } from '../config';
-import type { SqliteDatabase } from '../db';
+import { type SqlPort, run } from '../db/sql';
 import type { Logger } from '../logging/logger';
 import { BUILT_IN_ROLES } from './built-in-roles';
 import type { PasswordHasher } from './password-hasher';
@@ -22,7 +23,7 @@ export const DEFAULT_CLIENTS = ['workbench', 'cli'] as const;
 export const INITIAL_ADMIN_PASSWORD_FILE = 'initial-admin-password';
 
 export interface BootstrapDeps {
-  db: SqliteDatabase;
+  sql: SqlPort;
   config: ServerConfig;
   logger: Logger;
   roles: RoleDirectory;
@@ -32,40 +33,43 @@ export interface BootstrapDeps {
   announce?: (line: string) => void;
 }
 
-export function bootstrapIam(deps: BootstrapDeps): void {
-  const { db, roles, users } = deps;
-  db.transaction(() => {
-    for (const role of BUILT_IN_ROLES) {
-      if (roles.byName(role.name)) continue;
-      roles.create({ name: role.name, description: role.description, builtin: true });
-      roles.addComposites(role.name, role.composites);
+export async function bootstrapIam(deps: BootstrapDeps): Promise<void> {
+  const { sql, roles, users } = deps;
+  const missing: (typeof BUILT_IN_ROLES)[number][] = [];
+  for (const role of BUILT_IN_ROLES) if (!(await roles.byName(role.name))) missing.push(role);
+  const hasSystemUser = (await users.byName(SYSTEM_USERNAME)) !== undefined;
+  await sql.transaction(function* () {
+    for (const role of missing) {
+      yield* roles.createSteps({ name: role.name, description: role.description, builtin: true });
+      yield* roles.addCompositesSteps(role.name, role.composites);
     }
-    const insertClient = db.prepare(
-      'INSERT OR IGNORE INTO iam_client (client_id, public, created) VALUES (?, 1, ?)',
-    );
-    for (const clientId of DEFAULT_CLIENTS) insertClient.run(clientId, Date.now());
-    if (!users.byName(SYSTEM_USERNAME)) {
-      const row = users.insert({
+    for (const clientId of DEFAULT_CLIENTS) {
+      yield* run(
+        'INSERT INTO iam_client (client_id, public, created) VALUES ($1, 1, $2) ON CONFLICT DO NOTHING',
+        [clientId, Date.now()],
+      );
+    }
+    if (!hasSystemUser) {
+      const row = yield* users.insertSteps({
         username: SYSTEM_USERNAME,
         passwordHash: null,
         canLogin: false,
         firstName: 'System',
       });
-      users.addRoles(row.uuid, [ROLE_ADMIN]);
+      yield* users.addRolesSteps(row.uuid, [ROLE_ADMIN]);
     }
-  })();
-  if (!users.byName(ADMIN_USERNAME)) createAdmin(deps);
+  });
+  if (!(await users.byName(ADMIN_USERNAME))) await createAdmin(deps);
 }
 
-function createAdmin({ config, logger, users, hasher, announce }: BootstrapDeps): void {
+async function createAdmin({ sql, config, logger, users, hasher, announce }: BootstrapDeps): Promise<void> {
   const generated = !config.adminPassword;
   const password = config.adminPassword ?? randomBytes(18).toString('base64url');
-  const row = users.insert({
-    username: ADMIN_USERNAME,
-    passwordHash: hasher.hashSync(password),
-    firstName: 'Admin',
+  const passwordHash = await hasher.hash(password);
+  await sql.transaction(function* () {
+    const row = yield* users.insertSteps({ username: ADMIN_USERNAME, passwordHash, firstName: 'Admin' });
+    yield* users.addRolesSteps(row.uuid, [ROLE_ADMIN, ROLE_USER]);
   });
-  users.addRoles(row.uuid, [ROLE_ADMIN, ROLE_USER]);
   if (!generated) {
     logger.info({ username: ADMIN_USERNAME }, 'Created the admin user with the configured password');
     return;

@@ -1,10 +1,12 @@
 /**
  * Counts failed logins per username (known or not, so the answer never tells them apart), slows further
- * attempts and then locks the name for a while. The state is in SQLite (a lock survives a restart) and
- * mirrored in memory, so the check on every request costs a map lookup.
+ * attempts and then locks the name for a while. The count lives in the database, shared by every instance of
+ * an installation and kept across restarts: each failure is one atomic upsert, so failures on two instances
+ * add up. A mirror in memory answers the check on every request; the login path re-reads the database, and
+ * other instances' changes reach the mirror through the IAM change feed.
  */
 import { PipeworkError } from '../../shared/errors';
-import type { SqliteDatabase } from '../db';
+import type { SqlPort } from '../db/sql';
 import { isPossibleUsername } from './names';
 
 export interface BruteForcePolicy {
@@ -37,13 +39,20 @@ export const DEFAULT_BRUTE_FORCE_POLICY: BruteForcePolicy = {
 };
 
 const MAX_TRACKED_ADDRESSES = 10_000;
-/** Above this many names, names whose window or lock is over are swept out (memory and table stay bounded). */
+/** Above this many names, names whose window or lock is over are swept out of the mirror. */
 const SWEEP_NAMES_ABOVE = 10_000;
 
 interface FailureState {
   failures: number;
   firstFailure: number;
   lockedUntil: number | null;
+}
+
+interface FailureRow {
+  username: string;
+  failures: number;
+  first_failure: number;
+  locked_until: number | null;
 }
 
 export interface BruteForceStatus {
@@ -53,6 +62,32 @@ export interface BruteForceStatus {
   lockedUntil: number | null;
 }
 
+const stateOf = (row: FailureRow): FailureState => ({
+  failures: Number(row.failures),
+  firstFailure: Number(row.first_failure),
+  lockedUntil: row.locked_until === null ? null : Number(row.locked_until),
+});
+
+/**
+ * One failure, atomically: a stale count (its window or lock over) starts again at 1, and the count that
+ * reaches `lockAfter` sets the lock. $1 name, $2 now, $3 lockAfter, $4 lockMs, $5 windowMs.
+ */
+const RECORD_FAILURE = `
+  INSERT INTO iam_login_failure AS f (username, failures, first_failure, locked_until)
+  VALUES ($1, 1, CAST($2 AS BIGINT), CASE WHEN 1 >= $3 THEN CAST($2 AS BIGINT) + $4 ELSE NULL END)
+  ON CONFLICT (username) DO UPDATE SET
+    failures = CASE WHEN STALE THEN 1 ELSE f.failures + 1 END,
+    first_failure = CASE WHEN STALE THEN CAST($2 AS BIGINT) ELSE f.first_failure END,
+    locked_until = CASE
+      WHEN STALE THEN (CASE WHEN 1 >= $3 THEN CAST($2 AS BIGINT) + $4 ELSE NULL END)
+      WHEN f.locked_until IS NULL AND f.failures + 1 >= $3 THEN CAST($2 AS BIGINT) + $4
+      ELSE f.locked_until END
+  RETURNING username, failures, first_failure, locked_until`.replaceAll(
+  'STALE',
+  '((f.locked_until IS NOT NULL AND f.locked_until <= CAST($2 AS BIGINT)) OR ' +
+    '(f.locked_until IS NULL AND f.first_failure + $5 <= CAST($2 AS BIGINT)))',
+);
+
 export class BruteForceGuard {
   private readonly state = new Map<string, FailureState>();
   /** Per client address, in memory only. */
@@ -60,26 +95,32 @@ export class BruteForceGuard {
   private lastSweep = 0;
 
   constructor(
-    private readonly db: SqliteDatabase,
+    private readonly sql: SqlPort,
     readonly policy: BruteForcePolicy = DEFAULT_BRUTE_FORCE_POLICY,
     private readonly now: () => number = Date.now,
     private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms)),
     /** Told when a name becomes locked (to drop cached credentials). */
     private readonly onLock: (username: string) => void = () => {},
-  ) {
-    const rows = db
-      .prepare<
-        [],
-        { username: string; failures: number; first_failure: number; locked_until: number | null }
-      >('SELECT * FROM iam_login_failure')
-      .all();
-    for (const row of rows) {
-      this.state.set(row.username.toLowerCase(), {
-        failures: row.failures,
-        firstFailure: row.first_failure,
-        lockedUntil: row.locked_until,
-      });
-    }
+    /** Told when a name's count changed here, so other instances re-read it. */
+    private readonly published: (username: string) => void = () => {},
+  ) {}
+
+  /** Loads every stored count into the mirror (at start, and after missing other instances' changes). */
+  async load(): Promise<void> {
+    const rows = await this.sql.all<FailureRow>('SELECT * FROM iam_login_failure');
+    this.state.clear();
+    for (const row of rows) this.state.set(row.username.toLowerCase(), stateOf(row));
+  }
+
+  /** Re-reads one name from the database into the mirror (the login path, and another instance's change). */
+  async refresh(username: string): Promise<void> {
+    const key = username.toLowerCase();
+    if (!isPossibleUsername(key)) return;
+    const row = await this.sql.get<FailureRow>('SELECT * FROM iam_login_failure WHERE username = $1', [key]);
+    const wasLocked = this.lockedForSeconds(key) > 0;
+    if (row) this.state.set(key, stateOf(row));
+    else this.state.delete(key);
+    if (!wasLocked && this.lockedForSeconds(key) > 0) this.onLock(key);
   }
 
   private current(username: string): FailureState | undefined {
@@ -90,7 +131,14 @@ export class BruteForceGuard {
     const lockOver = s.lockedUntil !== null && s.lockedUntil <= now;
     const windowOver = s.lockedUntil === null && s.firstFailure + this.policy.windowMs <= now;
     if (lockOver || windowOver) {
-      this.forget(key);
+      this.state.delete(key);
+      // Only this stale state goes: a fresh count written meanwhile (here or elsewhere) stays.
+      void this.sql
+        .run('DELETE FROM iam_login_failure WHERE username = $1 AND first_failure = $2', [
+          key,
+          s.firstFailure,
+        ])
+        .catch(() => undefined);
       return undefined;
     }
     return s;
@@ -117,6 +165,12 @@ export class BruteForceGuard {
     }
   }
 
+  /** `assertNotLocked` after re-reading the database: a lock earned on another instance holds at once. */
+  async assertNotLockedNow(username: string): Promise<void> {
+    await this.refresh(username);
+    this.assertNotLocked(username);
+  }
+
   private delayFor(failures: number, after: number): number {
     if (failures < after) return 0;
     return Math.min(this.policy.baseDelayMs * 2 ** (failures - after), this.policy.maxDelayMs);
@@ -134,7 +188,7 @@ export class BruteForceGuard {
 
   /** Before a password check: refuses when locked, waits when the name (or the address) has failed often. */
   async beforeAttempt(username: string, ip?: string): Promise<void> {
-    this.assertNotLocked(username);
+    await this.assertNotLockedNow(username);
     const delay = Math.max(
       this.delayFor(this.current(username)?.failures ?? 0, this.policy.slowAfter),
       this.delayFor(this.addressFailures(ip), this.policy.ipSlowAfter),
@@ -142,7 +196,7 @@ export class BruteForceGuard {
     if (delay > 0) await this.sleep(delay);
   }
 
-  recordFailure(username: string, ip?: string): void {
+  async recordFailure(username: string, ip?: string): Promise<void> {
     if (ip !== undefined) {
       const entry = this.byAddress.get(ip);
       if (entry && this.addressFailures(ip) > 0) entry.failures += 1;
@@ -161,33 +215,33 @@ export class BruteForceGuard {
       this.lastSweep = now;
       for (const name of [...this.state.keys()]) this.current(name);
     }
-    const s = this.current(key) ?? { failures: 0, firstFailure: now, lockedUntil: null };
-    s.failures += 1;
-    if (s.failures >= this.policy.lockAfter && s.lockedUntil === null) {
-      s.lockedUntil = now + this.policy.lockMs;
-      this.onLock(key);
-    }
+    const wasLocked = this.lockedForSeconds(key) > 0;
+    const row = await this.sql.get<FailureRow>(RECORD_FAILURE, [
+      key,
+      now,
+      this.policy.lockAfter,
+      this.policy.lockMs,
+      this.policy.windowMs,
+    ]);
+    const s = stateOf(row!);
     this.state.set(key, s);
-    this.db
-      .prepare(
-        `INSERT INTO iam_login_failure (username, failures, first_failure, locked_until) VALUES (?, ?, ?, ?)
-         ON CONFLICT (username) DO UPDATE SET failures = excluded.failures, first_failure = excluded.first_failure,
-           locked_until = excluded.locked_until`,
-      )
-      .run(key, s.failures, s.firstFailure, s.lockedUntil);
+    if (!wasLocked && s.lockedUntil !== null && s.lockedUntil > now) this.onLock(key);
+    this.published(key);
   }
 
   /** A successful login clears the count (not a lock: a locked name never reaches a successful login). */
-  recordSuccess(username: string): void {
-    if (this.state.has(username.toLowerCase())) this.forget(username.toLowerCase());
+  async recordSuccess(username: string): Promise<void> {
+    if (this.state.has(username.toLowerCase())) await this.forget(username.toLowerCase());
   }
 
   /** Lifts a lock (admin action). */
-  release(username: string): void {
-    this.forget(username.toLowerCase());
+  async release(username: string): Promise<void> {
+    await this.forget(username.toLowerCase());
   }
 
-  status(username: string): BruteForceStatus {
+  /** The name's state, read from the database. */
+  async status(username: string): Promise<BruteForceStatus> {
+    await this.refresh(username);
     const s = this.current(username);
     return {
       username,
@@ -197,8 +251,9 @@ export class BruteForceGuard {
     };
   }
 
-  private forget(key: string): void {
+  private async forget(key: string): Promise<void> {
     this.state.delete(key);
-    this.db.prepare('DELETE FROM iam_login_failure WHERE username = ?').run(key);
+    await this.sql.run('DELETE FROM iam_login_failure WHERE username = $1', [key]);
+    this.published(key);
   }
 }

@@ -47,7 +47,7 @@ const ADMIN_ONLY = [
 
 describe('ROLE_DEVELOPER', () => {
   it('may run the commands apps are built with, and no IAM writes or outbox reads', async () => {
-    const { iam } = createTestIam();
+    const { iam } = await createTestIam();
     const dev = await iam.createUser({ username: 'dev', password: 'pw', roles: [ROLE_DEVELOPER] });
     const registered = new Set(serverCommands.map((c) => c.contract.name));
     for (const name of [...DEVELOPER_COMMANDS, ...ADMIN_ONLY])

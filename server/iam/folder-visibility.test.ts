@@ -11,20 +11,20 @@ import { basic, createTestIam, startIamTestServer } from './test-iam';
 
 /** The property folder rules fed by real IAM identities: users, groups, tenants, admins, app roles. */
 async function world() {
-  const { iam, db } = createTestIam();
+  const { iam, db } = await createTestIam();
   const properties = new PropertyService({
     store: new SqlitePropertyStore(db),
     events: new EventBus(),
     access: new PropertyAccess({ appRules: iamAppAccessRules(iam) }),
   });
-  const sales = iam.groups.create({ name: 'sales' });
-  const ops = iam.groups.create({ name: 'ops' });
-  const acme = iam.tenants.create('acme');
-  const globex = iam.tenants.create('globex');
+  const sales = await iam.groups.create({ name: 'sales' });
+  const ops = await iam.groups.create({ name: 'ops' });
+  const acme = await iam.tenants.create('acme');
+  const globex = await iam.tenants.create('globex');
   const ann = await iam.createUser({ username: 'ann', password: 'pw', groups: ['sales'], tenants: ['acme'] });
   const ben = await iam.createUser({ username: 'ben', password: 'pw', groups: ['ops'], tenants: ['globex'] });
-  const admin = iam.principalByUsername('admin')!;
-  iam.roles.create({ name: 'CAN_APP_SECRETAPP' });
+  const admin = (await iam.principalByUsername('admin'))!;
+  await iam.roles.create({ name: 'CAN_APP_SECRETAPP' });
   const keys = [
     'global/app/demo/config/app',
     'global/app/secretapp/config/app',
@@ -53,8 +53,8 @@ describe('a user listing ** sees only what is theirs to see', () => {
         `user/${ann.uuid}/notes`,
       ].sort(),
     );
-    iam.users.addRoles(ann.uuid, ['CAN_APP_SECRETAPP']);
-    expect(await listed(properties, iam.principalByUuid(ann.uuid)!)).toContain(
+    await iam.users.addRoles(ann.uuid, ['CAN_APP_SECRETAPP']);
+    expect(await listed(properties, (await iam.principalByUuid(ann.uuid))!)).toContain(
       'global/app/secretapp/config/app',
     );
   });
@@ -66,8 +66,8 @@ describe('a user listing ** sees only what is theirs to see', () => {
 
   it('leaving a group hides its folder at once', async () => {
     const { iam, properties, ann, sales } = await world();
-    iam.groups.removeMember(sales.uuid, ann.uuid);
-    expect(await listed(properties, iam.principalByUuid(ann.uuid)!)).not.toContain(
+    await iam.groups.removeMember(sales.uuid, ann.uuid);
+    expect(await listed(properties, (await iam.principalByUuid(ann.uuid))!)).not.toContain(
       `group/${sales.uuid}/pipeline/report`,
     );
   });
@@ -89,8 +89,8 @@ describe('over HTTP: property.list with ** as each user', () => {
     const server = await startIamTestServer();
     try {
       const { iam } = server;
-      const team = iam.groups.create({ name: 'team' });
-      const acme = iam.tenants.create('acme');
+      const team = await iam.groups.create({ name: 'team' });
+      const acme = await iam.tenants.create('acme');
       const ann = await iam.createUser({
         username: 'ann',
         password: 'ann-pw',

@@ -8,9 +8,13 @@ import { PipeworkError } from '../../shared/errors';
 import type { RoleDirectory } from './role-directory';
 
 /** FORBIDDEN unless the caller holds every role the grant would pass on. */
-export function assertMayGrant(caller: Principal, roles: RoleDirectory, roleNames: readonly string[]): void {
+export async function assertMayGrant(
+  caller: Principal,
+  roles: RoleDirectory,
+  roleNames: readonly string[],
+): Promise<void> {
   if (isAdmin(caller)) return;
-  for (const name of roles.expand(roleNames)) {
+  for (const name of await roles.expand(roleNames)) {
     if (!hasPermission(caller, name)) {
       throw new PipeworkError('FORBIDDEN', `You cannot grant '${name}': you do not hold it yourself.`, {
         role: name,
@@ -20,12 +24,12 @@ export function assertMayGrant(caller: Principal, roles: RoleDirectory, roleName
 }
 
 /** FORBIDDEN when a non-admin acts on an admin account (also a disabled one: roles are read from the tables). */
-export function assertMayManageUser(
+export async function assertMayManageUser(
   caller: Principal,
   roles: RoleDirectory,
   target: { uuid: string; username: string },
-): void {
-  if (isAdmin(caller) || !roles.effectiveRoleNames(target.uuid).includes(ROLE_ADMIN)) return;
+): Promise<void> {
+  if (isAdmin(caller) || !(await roles.effectiveRoleNames(target.uuid)).includes(ROLE_ADMIN)) return;
   throw new PipeworkError('FORBIDDEN', `Only an admin can change the admin user '${target.username}'.`);
 }
 

@@ -10,24 +10,24 @@ import { TEST_ADMIN_PASSWORD, basic, createTestIam } from './test-iam';
 
 describe('createIamService: first start', () => {
   it('creates admin with the configured password, systemuser, built-in roles and clients', async () => {
-    const { iam } = createTestIam();
-    const admin = iam.principalByUsername('admin')!;
+    const { iam } = await createTestIam();
+    const admin = (await iam.principalByUsername('admin'))!;
     expect(admin.roles.has(ROLE_ADMIN)).toBe(true);
     expect(admin.roles.has(ROLE_DEVELOPER)).toBe(true); // composite of ROLE_ADMIN
-    const system = iam.principalByUsername('systemuser')!;
+    const system = (await iam.principalByUsername('systemuser'))!;
     expect(system.roles.has(ROLE_ADMIN)).toBe(true);
     await expect(
       iam.authenticator.authenticate({ authorization: basic('admin', TEST_ADMIN_PASSWORD) }),
     ).resolves.toMatchObject({
       username: 'admin',
     });
-    expect(iam.clients.list().map((c) => c.clientId)).toEqual(['cli', 'workbench']);
+    expect((await iam.clients.list()).map((c) => c.clientId)).toEqual(['cli', 'workbench']);
   });
 
   it('generates a random admin password, announces it once and writes it with mode 0600', async () => {
     const lines: string[] = [];
     const db = openDatabase(':memory:');
-    const { iam, config } = createTestIam({
+    const { iam, config } = await createTestIam({
       db,
       config: { adminPassword: undefined },
       announce: (l) => lines.push(l),
@@ -39,7 +39,7 @@ describe('createIamService: first start', () => {
     expect(lines[0]).toContain(password);
     await expect(iam.verifyPassword('admin', password)).resolves.toMatchObject({ username: 'admin' });
     // A restart on the same database neither creates nor announces again.
-    createTestIam({
+    await createTestIam({
       db,
       config: { adminPassword: undefined, dataDir: config.dataDir },
       announce: (l) => lines.push(l),
@@ -49,18 +49,18 @@ describe('createIamService: first start', () => {
   });
 
   it('systemuser cannot log in', async () => {
-    const { iam } = createTestIam();
+    const { iam } = await createTestIam();
     await expect(iam.verifyPassword('systemuser', '')).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
   });
 });
 
 describe('principals', () => {
   it('expand composites, groups and tenants', async () => {
-    const { iam } = createTestIam();
-    iam.roles.create({ name: 'ROLE_EDITOR' });
-    iam.roles.addComposites('ROLE_EDITOR', ['CAN_PIPE_property.*']);
-    const group = iam.groups.create({ name: 'editors', roleNames: ['ROLE_EDITOR'] });
-    const tenant = iam.tenants.create('acme');
+    const { iam } = await createTestIam();
+    await iam.roles.create({ name: 'ROLE_EDITOR' });
+    await iam.roles.addComposites('ROLE_EDITOR', ['CAN_PIPE_property.*']);
+    const group = await iam.groups.create({ name: 'editors', roleNames: ['ROLE_EDITOR'] });
+    const tenant = await iam.tenants.create('acme');
     const alice = await iam.createUser({
       username: 'alice',
       password: 'pw',
@@ -74,47 +74,47 @@ describe('principals', () => {
     expect([...alice.groups]).toEqual([group.uuid]);
     expect([...alice.tenants]).toEqual([tenant.uuid]);
     // Changes reach cached principals.
-    iam.roles.addComposites('ROLE_EDITOR', ['CAN_PIPE_mail.send']);
-    expect(hasPermission(iam.principalByUuid(alice.uuid)!, 'CAN_PIPE_mail.send')).toBe(true);
+    await iam.roles.addComposites('ROLE_EDITOR', ['CAN_PIPE_mail.send']);
+    expect(hasPermission((await iam.principalByUuid(alice.uuid))!, 'CAN_PIPE_mail.send')).toBe(true);
   });
 
   it('survive composite cycles', async () => {
-    const { iam } = createTestIam();
-    iam.roles.create({ name: 'A' });
-    iam.roles.create({ name: 'B' });
-    iam.roles.addComposites('A', ['B']);
-    iam.roles.addComposites('B', ['A']);
+    const { iam } = await createTestIam();
+    await iam.roles.create({ name: 'A' });
+    await iam.roles.create({ name: 'B' });
+    await iam.roles.addComposites('A', ['B']);
+    await iam.roles.addComposites('B', ['A']);
     const bob = await iam.createUser({ username: 'bob', password: 'pw', roles: ['A'] });
     expect([...bob.roles].sort()).toEqual(expect.arrayContaining(['A', 'B', ROLE_USER]));
   });
 
   it('unknown and deleted users resolve to null', async () => {
-    const { iam } = createTestIam();
+    const { iam } = await createTestIam();
     const carol = await iam.createUser({ username: 'carol', password: 'pw' });
-    expect(iam.principalByUsername('nobody')).toBeNull();
-    iam.deleteUser(carol.uuid);
-    expect(iam.principalByUuid(carol.uuid)).toBeNull();
-    expect(() => iam.deleteUser(iam.principalByUsername('systemuser')!.uuid)).toThrow(
-      expect.objectContaining({ code: 'FORBIDDEN' }),
-    );
+    expect(await iam.principalByUsername('nobody')).toBeNull();
+    await iam.deleteUser(carol.uuid);
+    expect(await iam.principalByUuid(carol.uuid)).toBeNull();
+    await expect(iam.deleteUser((await iam.principalByUsername('systemuser'))!.uuid)).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+    });
   });
 });
 
 describe('Basic credentials and the credential cache', () => {
   it('caches a verified password and forgets it on password change and delete', async () => {
-    const { iam } = createTestIam();
+    const { iam } = await createTestIam();
     const dave = await iam.createUser({ username: 'dave', password: 'old' });
     await iam.verifyPassword('dave', 'old');
     await iam.verifyPassword('dave', 'old');
     await iam.setPassword(dave.uuid, 'new');
     await expect(iam.verifyPassword('dave', 'old')).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
     await expect(iam.verifyPassword('dave', 'new')).resolves.toMatchObject({ uuid: dave.uuid });
-    iam.deleteUser(dave.uuid);
+    await iam.deleteUser(dave.uuid);
     await expect(iam.verifyPassword('dave', 'new')).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
   });
 
   it('answers an unknown user and a wrong password alike', async () => {
-    const { iam } = createTestIam();
+    const { iam } = await createTestIam();
     await iam.createUser({ username: 'erin', password: 'right' });
     const errors = await Promise.all(
       [basic('erin', 'wrong'), basic('nobody', 'right')].map((authorization) =>
@@ -133,7 +133,7 @@ describe('Basic credentials: races and timing', () => {
     let release = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
     let hold = false;
-    const { iam } = createTestIam({
+    const { iam } = await createTestIam({
       passwordHasher: {
         ...real,
         verify: async (stored, password) => {
@@ -156,7 +156,7 @@ describe('Basic credentials: races and timing', () => {
   });
 
   it('an unknown user costs a full hash, like a wrong password (the dummy hash runs)', async () => {
-    const { iam } = createTestIam({
+    const { iam } = await createTestIam({
       passwordHashCost: { memoryCost: 8192, timeCost: 2 },
       bruteForce: { slowAfter: 1000, lockAfter: 1000, ipSlowAfter: 1000 },
     });

@@ -11,14 +11,16 @@ import { switchPrincipal } from '../auth/run-as';
 import { type PublicJwk, loadOrCreateSigningKey } from '../auth/signing-keys';
 import { TokenService } from '../auth/token-service';
 import type { ServerConfig } from '../config';
-import { type SqliteDatabase, migrate } from '../db';
+import { type SqlPort, SqliteSqlPort, migrateModule } from '../db/sql';
 import type { Logger } from '../logging/logger';
 import { ADMIN_USERNAME, SYSTEM_USERNAME, bootstrapIam } from './bootstrap';
 import { BruteForceGuard, DEFAULT_BRUTE_FORCE_POLICY, type BruteForcePolicy } from './brute-force-guard';
 import { ClientRegistry } from './client-registry';
 import { CredentialCache } from './credential-cache';
 import { GroupDirectory } from './group-directory';
+import { type IamChange, type IamChangeFeed, localIamChangeFeed } from './iam-change-feed';
 import { IAM_MIGRATIONS } from './migrations';
+import { POSTGRES_IAM_MIGRATIONS } from './postgres-migrations';
 import {
   PRODUCTION_HASH_COST,
   type PasswordHashCost,
@@ -28,6 +30,12 @@ import {
 import { PrincipalResolver } from './principal-resolver';
 import { RoleDirectory } from './role-directory';
 import { TenantDirectory } from './tenant-directory';
+import {
+  NO_SYNC_USER_READER,
+  type SyncSqlReader,
+  type SyncUserReader,
+  syncUserReader,
+} from './sync-user-reader';
 import { UserDirectory } from './user-directory';
 
 export interface IamOptions {
@@ -46,6 +54,10 @@ export interface IamOptions {
   announce?: (line: string) => void;
   /** The waits of the brute-force slow-down (tests make them instant). */
   sleep?: (ms: number) => Promise<void>;
+  /** Answers statements synchronously for PEL's user lookups when the port cannot (PostgreSQL). */
+  syncReader?: SyncSqlReader;
+  /** How this instance hears of other instances' IAM changes (PostgreSQL); alone by default. */
+  changeFeed?: IamChangeFeed;
 }
 
 export interface CreateUserInput {
@@ -74,20 +86,24 @@ export interface IamService extends IdentityProvider {
   readonly tenants: TenantDirectory;
   readonly clients: ClientRegistry;
   readonly bruteForce: BruteForceGuard;
+  /** User rows read synchronously, for PEL (`sync-user-reader.ts`). */
+  readonly usersSync: SyncUserReader;
   /** `<publicUrl>/auth/realms/<realm>`: the `iss` of every token. */
   readonly issuer: string;
   readonly realm: string;
-  principalByUsername(username: string): Principal | null;
-  principalByUuid(uuid: string): Principal | null;
+  principalByUsername(username: string): Promise<Principal | null>;
+  principalByUuid(uuid: string): Promise<Principal | null>;
   createUser(input: CreateUserInput): Promise<Principal>;
   setPassword(userUuid: string, password: string | null): Promise<void>;
   /** A disabled user cannot sign in by any scheme and its sessions end; enabling does not revive them. */
-  setEnabled(userUuid: string, enabled: boolean): void;
-  deleteUser(userUuid: string): void;
+  setEnabled(userUuid: string, enabled: boolean): Promise<void>;
+  deleteUser(userUuid: string): Promise<void>;
   /** The JWKS document of the certs endpoint. */
   jwks(): { keys: PublicJwk[] };
   /** The role that guards an app (`CAN_APP_<APP>`), when one exists; apps without one are open. */
   appAccessRole(appName: string): string | null;
+  /** Stops hearing other instances' changes. */
+  close(): void;
 }
 
 export const TOKEN_AUDIENCE = 'pipework';
@@ -97,15 +113,19 @@ function issuerOf(config: ServerConfig): string {
   return `${base}/auth/realms/${config.realm}`;
 }
 
-/** Runs the IAM migrations, creates the first-start entities, and returns the service. */
-export function createIamService(
-  db: SqliteDatabase,
+/**
+ * Runs the IAM migrations, creates the first-start entities (under the start-up lock, so instances starting
+ * at once make them once), loads what is kept in memory, and returns the service.
+ */
+export async function createIamService(
+  sql: SqlPort,
   config: ServerConfig,
   logger: Logger,
   options: IamOptions = {},
-): IamService {
-  migrate(db, 'iam', IAM_MIGRATIONS);
+): Promise<IamService> {
+  await migrateModule(sql, 'iam', { sqlite: IAM_MIGRATIONS, postgres: POSTGRES_IAM_MIGRATIONS });
   const now = options.now ?? Date.now;
+  const feed = options.changeFeed ?? localIamChangeFeed();
   const hasher =
     options.passwordHasher ?? createPasswordHasher(options.passwordHashCost ?? PRODUCTION_HASH_COST);
   const credentialCache = new CredentialCache(
@@ -113,36 +133,81 @@ export function createIamService(
     now,
   );
 
-  const appRoleExists = new Map<string, boolean>();
-  const invalidateAll = () => {
-    resolver.invalidate();
-    appRoleExists.clear();
+  /** Applies a change to what this instance keeps in memory (its own changes and other instances'). */
+  const apply = (change: IamChange): void => {
+    switch (change.kind) {
+      case 'directory':
+        resolver.invalidate();
+        break;
+      case 'user':
+        resolver.invalidate();
+        credentialCache.invalidateUser(change.uuid);
+        break;
+      case 'revoked':
+        refreshTokens.revokedElsewhere(change.familyId);
+        break;
+      case 'login-failures':
+        break;
+    }
   };
-  const roles = new RoleDirectory(db, invalidateAll);
-  const resolver = new PrincipalResolver(db, roles);
-  const users = new UserDirectory(db, roles, (uuid) => {
-    resolver.invalidate();
-    credentialCache.invalidateUser(uuid);
-  });
-  const groups = new GroupDirectory(db, roles, invalidateAll);
-  const tenants = new TenantDirectory(db, invalidateAll);
-  const clients = new ClientRegistry(db, hasher);
+  const changed = (change: IamChange): void => {
+    apply(change);
+    feed.publish(change);
+  };
+
+  const roles = new RoleDirectory(sql, () => changed({ kind: 'directory' }));
+  const users: UserDirectory = new UserDirectory(sql, roles, (uuid) => changed({ kind: 'user', uuid }));
+  const resolver = new PrincipalResolver(sql, roles, () => users);
+  const groups = new GroupDirectory(sql, roles, () => changed({ kind: 'directory' }));
+  const tenants = new TenantDirectory(sql, () => changed({ kind: 'directory' }));
+  const clients = new ClientRegistry(sql, hasher);
+  const dropCredentialsOf = (username: string) => {
+    void resolver.principalByUsername(username).then(
+      (principal) => principal && credentialCache.invalidateUser(principal.uuid),
+      () => undefined,
+    );
+  };
   const bruteForce = new BruteForceGuard(
-    db,
+    sql,
     { ...DEFAULT_BRUTE_FORCE_POLICY, ...options.bruteForce },
     now,
     options.sleep,
-    (username) => {
-      const uuid = resolver.principalByUsername(username)?.uuid;
-      if (uuid) credentialCache.invalidateUser(uuid);
-    },
+    dropCredentialsOf,
+    (username) => feed.publish({ kind: 'login-failures', username }),
+  );
+  const refreshTokens = new RefreshTokenStore(
+    sql,
+    { ...DEFAULT_REFRESH_POLICY, ...options.refreshTokens },
+    now,
+    (familyId) => feed.publish({ kind: 'revoked', familyId }),
   );
 
-  bootstrapIam({ db, config, logger, roles, users, hasher, announce: options.announce });
+  const signingKey = await sql.exclusive('iam.start', async () => {
+    await bootstrapIam({ sql, config, logger, roles, users, hasher, announce: options.announce });
+    return loadOrCreateSigningKey(sql);
+  });
+  /** Re-reads everything kept in memory. */
+  const reload = async () => {
+    resolver.invalidate();
+    await Promise.all([roles.reloadNames(), bruteForce.load(), refreshTokens.load()]);
+  };
+  await reload();
+  await refreshTokens.purgeExpired();
+  feed.subscribe(
+    (change) => {
+      apply(change);
+      if (change.kind === 'directory') void roles.reloadNames().catch(logFailure);
+      if (change.kind === 'login-failures') void bruteForce.refresh(change.username).catch(logFailure);
+    },
+    () => void reload().catch(logFailure),
+  );
+  function logFailure(error: unknown): void {
+    logger.error({ err: error }, 'IAM state could not be re-read after a change elsewhere');
+  }
 
   const issuer = issuerOf(config);
   const accessTokens = new AccessTokens(
-    loadOrCreateSigningKey(db),
+    signingKey,
     {
       issuer,
       audience: TOKEN_AUDIENCE,
@@ -151,12 +216,6 @@ export function createIamService(
     },
     () => Math.floor(now() / 1000),
   );
-  const refreshTokens = new RefreshTokenStore(
-    db,
-    { ...DEFAULT_REFRESH_POLICY, ...options.refreshTokens },
-    now,
-  );
-  refreshTokens.purgeExpired();
 
   const principalByUuid = (uuid: string) => resolver.principalByUuid(uuid);
   const principalByUsername = (username: string) => resolver.principalByUsername(username);
@@ -167,27 +226,27 @@ export function createIamService(
     await bruteForce.beforeAttempt(username, ip);
     const cachedUuid = credentialCache.get(username, password);
     if (cachedUuid) {
-      const principal = principalByUuid(cachedUuid);
+      const principal = await principalByUuid(cachedUuid);
       if (principal) return principal;
     }
-    const row = users.byName(username);
+    const row = await users.byName(username);
     const verified =
       row && row.password_hash && row.can_login && row.enabled
         ? await hasher.verify(row.password_hash, password)
         : await hasher.verifyDummy(password).then(() => false);
-    // A lock set while this attempt was being checked holds for it too.
-    bruteForce.assertNotLocked(username);
+    // A lock set while this attempt was being checked (here or on another instance) holds for it too.
+    await bruteForce.assertNotLockedNow(username);
     if (!verified || !row) {
-      bruteForce.recordFailure(username, ip);
+      await bruteForce.recordFailure(username, ip);
       throw unauthenticated();
     }
     // A password changed (or the user disabled) while the hash was checked: the old password is no longer one.
-    const current = users.byUuid(row.uuid);
+    const current = await users.byUuid(row.uuid);
     if (current?.password_hash !== row.password_hash || !current.enabled || !current.can_login) {
       throw unauthenticated();
     }
-    bruteForce.recordSuccess(username);
-    const principal = principalByUuid(row.uuid);
+    await bruteForce.recordSuccess(username);
+    const principal = await principalByUuid(row.uuid);
     if (!principal) throw unauthenticated();
     credentialCache.set(username, password, row.uuid);
     return principal;
@@ -196,28 +255,28 @@ export function createIamService(
   async function principalFromAccessToken(token: string): Promise<Principal> {
     const claims = await accessTokens.verify(token);
     if (refreshTokens.isRevoked(claims.sid)) throw unauthenticated('The session of this token was revoked.');
-    const principal = principalByUuid(claims.sub);
+    const principal = await principalByUuid(claims.sub);
     if (!principal) throw unauthenticated('Invalid access token.');
     bruteForce.assertNotLocked(principal.username);
     return principal;
   }
 
-  function principalFromRefreshToken(token: string): Principal {
+  async function principalFromRefreshToken(token: string): Promise<Principal> {
     let userUuid: string;
     try {
-      userUuid = refreshTokens.use(token, { rotate: false }).userUuid;
+      userUuid = (await refreshTokens.use(token, { rotate: false })).userUuid;
     } catch (error) {
       if (error instanceof OAuthError) throw unauthenticated(error.description);
       throw error;
     }
-    const principal = principalByUuid(userUuid);
+    const principal = await principalByUuid(userUuid);
     if (!principal) throw unauthenticated('Invalid refresh token');
     bruteForce.assertNotLocked(principal.username);
     return principal;
   }
 
-  function runAs(caller: Principal, username: string): Principal {
-    const switched = switchPrincipal(caller, username, principalByUsername(username));
+  async function runAs(caller: Principal, username: string): Promise<Principal> {
+    const switched = switchPrincipal(caller, username, await principalByUsername(username));
     bruteForce.assertNotLocked(switched.username);
     return switched;
   }
@@ -234,7 +293,7 @@ export function createIamService(
     authenticateClient: (id, secret) => clients.authenticate(id, secret),
     verifyPassword,
     principalByUuid,
-    assertNotLocked: (username) => bruteForce.assertNotLocked(username),
+    assertNotLocked: (username) => bruteForce.assertNotLockedNow(username),
   });
 
   return {
@@ -247,6 +306,7 @@ export function createIamService(
     tenants,
     clients,
     bruteForce,
+    usersSync: syncReaderOf(sql, options.syncReader, users),
     issuer,
     realm: config.realm,
     principalByUsername,
@@ -254,10 +314,14 @@ export function createIamService(
 
     async createUser(input) {
       const passwordHash = input.password === undefined ? null : await hasher.hash(input.password);
-      const groupRows = (input.groups ?? []).map((g) => groups.byUuid(g) ?? groups.require({ name: g }));
-      const tenantRows = (input.tenants ?? []).map((t) => tenants.byUuid(t) ?? tenants.require({ name: t }));
-      const row = db.transaction(() => {
-        const created = users.insert({
+      const groupRows = await Promise.all(
+        (input.groups ?? []).map(async (g) => (await groups.byUuid(g)) ?? groups.require({ name: g })),
+      );
+      const tenantRows = await Promise.all(
+        (input.tenants ?? []).map(async (t) => (await tenants.byUuid(t)) ?? tenants.require({ name: t })),
+      );
+      const row = await sql.transaction(function* () {
+        const created = yield* users.insertSteps({
           username: input.username,
           passwordHash,
           email: input.email,
@@ -266,48 +330,53 @@ export function createIamService(
           attributes: input.attributes,
           canLogin: input.canLogin,
         });
-        users.addRoles(created.uuid, [ROLE_USER, ...(input.roles ?? [])]);
-        for (const group of groupRows) groups.addMember(group.uuid, created.uuid);
-        for (const tenant of tenantRows) tenants.addMember(tenant.uuid, created.uuid);
+        yield* users.addRolesSteps(created.uuid, [ROLE_USER, ...(input.roles ?? [])]);
+        for (const group of groupRows) yield* groups.addMemberSteps(group.uuid, created.uuid);
+        for (const tenant of tenantRows) yield* tenants.addMemberSteps(tenant.uuid, created.uuid);
         return created;
-      })();
-      return principalByUuid(row.uuid)!;
+      });
+      changed({ kind: 'user', uuid: row.uuid });
+      return (await principalByUuid(row.uuid))!;
     },
 
     async setPassword(userUuid, password) {
-      users.require({ uuid: userUuid });
-      users.setPasswordHash(userUuid, password === null ? null : await hasher.hash(password));
-      refreshTokens.revokeUser(userUuid);
+      await users.require({ uuid: userUuid });
+      await users.setPasswordHash(userUuid, password === null ? null : await hasher.hash(password));
+      await refreshTokens.revokeUser(userUuid);
     },
 
-    setEnabled(userUuid, enabled) {
-      const row = users.require({ uuid: userUuid });
+    async setEnabled(userUuid, enabled) {
+      const row = await users.require({ uuid: userUuid });
       if (!enabled && (row.username === SYSTEM_USERNAME || row.username === ADMIN_USERNAME)) {
         throw new PipeworkError('FORBIDDEN', `The built-in user '${row.username}' cannot be disabled.`);
       }
-      users.setEnabled(userUuid, enabled);
-      if (!enabled) refreshTokens.revokeUser(userUuid);
+      await users.setEnabled(userUuid, enabled);
+      if (!enabled) await refreshTokens.revokeUser(userUuid);
     },
 
-    deleteUser(userUuid) {
-      const row = users.require({ uuid: userUuid });
+    async deleteUser(userUuid) {
+      const row = await users.require({ uuid: userUuid });
       if (row.username === SYSTEM_USERNAME || row.username === ADMIN_USERNAME) {
         throw new PipeworkError('FORBIDDEN', `The built-in user '${row.username}' cannot be deleted.`);
       }
-      refreshTokens.revokeUser(userUuid);
-      users.delete(userUuid);
+      await refreshTokens.revokeUser(userUuid);
+      await users.delete(userUuid);
     },
 
     jwks: () => ({ keys: [accessTokens.publicJwk] }),
 
     appAccessRole(appName) {
       const role = `CAN_APP_${appName.toUpperCase()}`;
-      let exists = appRoleExists.get(role);
-      if (exists === undefined) {
-        exists = roles.byName(role) !== undefined;
-        appRoleExists.set(role, exists);
-      }
-      return exists ? role : null;
+      return roles.hasName(role) ? role : null;
+    },
+
+    close() {
+      feed.close();
     },
   };
+}
+
+function syncReaderOf(sql: SqlPort, given: SyncSqlReader | undefined, users: UserDirectory): SyncUserReader {
+  const reader = given ?? (sql instanceof SqliteSqlPort ? sql : undefined);
+  return reader ? syncUserReader(reader, users) : NO_SYNC_USER_READER;
 }

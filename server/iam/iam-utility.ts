@@ -13,17 +13,14 @@ export const USER_LOOKUP_PERMISSION = 'CAN_PIPE_iam.user.get';
 
 export function iamLookupsFor(
   principal: Principal | null,
-  services: Pick<ServerServices, 'iam' | 'db'>,
+  services: Pick<ServerServices, 'iam'>,
 ): PelIamReader {
   const may = principal !== null && hasPermission(principal, USER_LOOKUP_PERMISSION);
   const shown = (row: UserRow | undefined): unknown => (may && row ? userRepresentation(row) : undefined);
   return {
-    userByUuid: (uuid) => (may ? shown(services.iam.users.byUuid(uuid)) : undefined),
-    userByUsername: (username) => (may ? shown(services.iam.users.byName(username)) : undefined),
-    userByEmail: (email) =>
-      may
-        ? shown(services.db.prepare<[string], UserRow>('SELECT * FROM iam_user WHERE email = ?').get(email))
-        : undefined,
+    userByUuid: (uuid) => (may ? shown(services.iam.usersSync.byUuid(uuid)) : undefined),
+    userByUsername: (username) => (may ? shown(services.iam.usersSync.byName(username)) : undefined),
+    userByEmail: (email) => (may ? shown(services.iam.usersSync.byEmail(email)) : undefined),
   };
 }
 

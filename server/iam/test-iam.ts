@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach } from 'vitest';
 import type { ServerConfig } from '../config';
 import { type SqliteDatabase, openDatabase } from '../db';
+import { SqliteSqlPort } from '../db/sql';
 import { silentLogger } from '../logging/logger';
 import { http, type HttpResponse } from '../testing/http-client';
 import { basicAuth, startTestServer, TEST_ADMIN_PASSWORD, type TestServer } from '../testing/test-server';
@@ -38,22 +39,24 @@ export function testConfig(overrides: Partial<ServerConfig> = {}): ServerConfig 
 export interface TestIam {
   iam: IamService;
   db: SqliteDatabase;
+  sql: SqliteSqlPort;
   config: ServerConfig;
 }
 
 /** A fresh IAM; pass `db` to simulate a restart on the same database. */
-export function createTestIam(
+export async function createTestIam(
   options: IamOptions & { db?: SqliteDatabase; config?: Partial<ServerConfig> } = {},
-): TestIam {
+): Promise<TestIam> {
   const { db: given, config: overrides, ...iamOptions } = options;
   const config = testConfig(overrides);
   const db = given ?? openDatabase(':memory:');
-  const iam = createIamService(db, config, silentLogger(), {
+  const sql = new SqliteSqlPort(db);
+  const iam = await createIamService(sql, config, silentLogger(), {
     passwordHashCost: TEST_HASH_COST,
     sleep: async () => {},
     ...iamOptions,
   });
-  return { iam, db, config };
+  return { iam, db, sql, config };
 }
 
 /** `Authorization: Basic ...` for a username and password. */

@@ -40,5 +40,5 @@ export function userUtilityFactory(
   principal: Principal | null,
   services?: Pick<ServerServices, 'iam'>,
 ): { user: PelUtility } {
-  return { user: createUserUtility(principal, services && ((uuid) => services.iam.users.byUuid(uuid))) };
+  return { user: createUserUtility(principal, services && ((uuid) => services.iam.usersSync.byUuid(uuid))) };
 }

@@ -28,7 +28,7 @@ beforeAll(async () => {
   await iam.createUser({ username: 'bob', password: 'bob-pw', email: 'bob@example.com' });
   alice = server.basicAuth('alice', 'alice-pw');
   bob = server.basicAuth('bob', 'bob-pw');
-  const bobPrincipal = iam.principalByUsername('bob');
+  const bobPrincipal = await iam.principalByUsername('bob');
   secret = `user/${bobPrincipal!.uuid}/secret`;
   await server.services.properties.create(bobPrincipal, { key: secret, value: { pin: '4711' } });
 });

@@ -22,10 +22,10 @@ let world: AttackWorld;
 beforeAll(async () => {
   server = await startTestServer();
   const { iam, properties } = server.services;
-  const sales = iam.groups.create({ name: 'sales' });
-  const ops = iam.groups.create({ name: 'ops' });
-  iam.tenants.create('acme');
-  const globex = iam.tenants.create('globex');
+  const sales = await iam.groups.create({ name: 'sales' });
+  const ops = await iam.groups.create({ name: 'ops' });
+  await iam.tenants.create('acme');
+  const globex = await iam.tenants.create('globex');
   const ann = await iam.createUser({
     username: 'ann',
     password: USER_PASSWORD,
@@ -38,7 +38,7 @@ beforeAll(async () => {
     groups: ['ops'],
     tenants: ['globex'],
   });
-  const admin = iam.principalByUsername('admin')!;
+  const admin = (await iam.principalByUsername('admin'))!;
   world = {
     annUuid: ann.uuid,
     benUuid: ben.uuid,
@@ -126,7 +126,7 @@ describe('attacks: request smuggling and malformed HTTP', () => {
   });
 });
 
-it('the catalogue holds at least 80 attacks with unique ids', () => {
+it('the catalogue holds at least 80 attacks with unique ids', async () => {
   const ids = [...HTTP_ATTACK_GROUPS.flatMap(([, attacks]) => attacks), ...HTTP_SHAPES].map((a) => a.id);
   expect(ids.length).toBeGreaterThanOrEqual(80);
   expect(new Set(ids).size).toBe(ids.length);

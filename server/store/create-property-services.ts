@@ -2,7 +2,7 @@
  * Builds the property store and its event bus for the server, and the holder of its background jobs, which the
  * composition root starts once every service exists (`server/start-property-jobs.ts`).
  */
-import type { SqliteDatabase } from '../db';
+import type { PropertyStore } from '../../shared/property';
 import { EventBus } from '../events/event-bus';
 import type { EventListenDispatcher } from '../events/event-listen-dispatcher';
 import { iamAppAccessRules } from '../iam/app-access-rules';
@@ -10,7 +10,6 @@ import type { IamService } from '../iam';
 import type { Logger } from '../logging/logger';
 import { PropertyAccess } from './property-access';
 import { PropertyService } from './property-service';
-import { SqlitePropertyStore } from './sqlite-property-store';
 import type { TtlCleanup } from './ttl-cleanup';
 
 /** Background work of the property module; `stop` before the database closes. */
@@ -19,7 +18,9 @@ export interface PropertyJobs {
   dispatcher?: EventListenDispatcher;
   /** Resolves once the stored event.listen pipelines are indexed. */
   ready: Promise<void>;
-  stop(): void;
+  /** Delivers the store's events to the bus (PostgreSQL's relay); absent when the service publishes them. */
+  delivery?: { stop(): Promise<void> };
+  stop(): Promise<void>;
 }
 
 export interface PropertyServices {
@@ -28,23 +29,28 @@ export interface PropertyServices {
   propertyJobs: PropertyJobs;
 }
 
-/** The store on the server's database, with the IAM's app access rules. Jobs start with `startPropertyJobs`. */
+/**
+ * The service over the server's store, with the IAM's app access rules. `eventsFromStore`: the store records
+ * the events (the PostgreSQL outbox) and a relay delivers them. Jobs start with `startPropertyJobs`.
+ */
 export function createPropertyServices(
-  db: SqliteDatabase,
+  store: { store: PropertyStore; eventsFromStore: boolean },
   iam: IamService,
   logger: Logger,
 ): PropertyServices {
   const events = new EventBus({ logger });
   const properties = new PropertyService({
-    store: new SqlitePropertyStore(db),
+    store: store.store,
+    eventsFromStore: store.eventsFromStore,
     events,
     access: new PropertyAccess({ appRules: iamAppAccessRules(iam) }),
   });
   const propertyJobs: PropertyJobs = {
     ready: Promise.resolve(),
-    stop() {
+    async stop() {
       this.ttlCleanup?.stop();
       this.dispatcher?.stop();
+      await this.delivery?.stop();
     },
   };
   return { properties, events, propertyJobs };

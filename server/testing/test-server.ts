@@ -51,7 +51,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...options.env,
   });
   if (options.databaseFile) config.databaseFile = options.databaseFile;
-  const services = createServices(config, options.logger ?? silentLogger(), {
+  const services = await createServices(config, options.logger ?? silentLogger(), {
     ...options.services,
     iam: { passwordHashCost: TEST_HASH_COST, announce: () => {}, ...options.services?.iam },
   });
@@ -71,7 +71,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      closeServices(services);
+      await closeServices(services);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -13,8 +13,8 @@ beforeAll(async () => {
     env: { PIPEWORK_CACHE_MAX_ENTRIES: '20', PIPEWORK_CACHE_MAX_BYTES: '100000' },
   });
   const { iam } = server.services;
-  iam.tenants.create('acme');
-  iam.tenants.create('globex');
+  await iam.tenants.create('acme');
+  await iam.tenants.create('globex');
   for (const [username, tenant] of [
     ['ann', 'acme'],
     ['cy', 'acme'],

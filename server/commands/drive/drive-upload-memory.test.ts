@@ -81,7 +81,7 @@ it('streams a 500 MB upload to disk with the memory staying flat', async () => {
   expect(livePeak).toBeLessThan(64 * MiB);
   expect(rssPeak).toBeLessThan(160 * MiB);
 
-  const admin = server.services.iam.principalByUsername('admin');
+  const admin = await server.services.iam.principalByUsername('admin');
   const file = join(server.config.dataDir, 'drive', 'users', admin!.uuid, 'big', 'upload.bin');
   expect(statSync(file).size).toBe(TOTAL);
   const stored = createHash('sha256');

@@ -14,7 +14,7 @@ import { silentLogger } from '../../logging/logger';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'pipework-upload-'));
 const config = loadConfig({ PIPEWORK_DATA: dataDir, PIPEWORK_ADMIN_PASSWORD: 'upload-test-password' });
-const services = createServices(config, silentLogger(), {
+const services = await createServices(config, silentLogger(), {
   iam: { passwordHashCost: TEST_HASH_COST, announce: () => {} },
 });
 const server = createApp(services, { webDist: join(dataDir, 'no-web') }).listen(0, '127.0.0.1');
@@ -23,7 +23,8 @@ server.once('listening', () => {
 });
 process.on('disconnect', () => {
   server.close();
-  closeServices(services);
-  rmSync(dataDir, { recursive: true, force: true });
-  process.exit(0);
+  void closeServices(services).finally(() => {
+    rmSync(dataDir, { recursive: true, force: true });
+    process.exit(0);
+  });
 });

@@ -6,12 +6,12 @@ import { startTestServer, type TestServer } from '../../testing/test-server';
 import { MAX_PIPELINE_NESTING } from './nesting';
 
 let server: TestServer;
-const admin = () => server.services.iam.principalByUsername('admin')!;
+const admin = async () => (await server.services.iam.principalByUsername('admin'))!;
 
 beforeAll(async () => {
   server = await startTestServer();
-  const store = (key: string, value: string) =>
-    server.services.properties.create(admin(), { key, value, type: 'application/yaml;type=pipeline' });
+  const store = async (key: string, value: string) =>
+    server.services.properties.create(await admin(), { key, value, type: 'application/yaml;type=pipeline' });
   await store(
     'global/app/flow/pipeline/total',
     `vars:
@@ -29,9 +29,9 @@ pipeline:
   await store('global/app/flow/pipeline/logs', 'pipeline:\n  - iam.user.list\n');
   await store('global/app/flow/pipeline/broken', 'pipeline:\n  - set.body: "#{1 +}"\n');
   await store('global/app/flow/pipeline/who', 'pipeline:\n  - set.body: "#{@user.username()}"\n');
-  await store(`user/${admin().uuid}/pipeline/private`, 'pipeline:\n  - set.body: secret\n');
-  server.services.iam.roles.create({ name: 'ROLE_FLOW' });
-  server.services.iam.roles.addComposites('ROLE_FLOW', [
+  await store(`user/${(await admin()).uuid}/pipeline/private`, 'pipeline:\n  - set.body: secret\n');
+  await server.services.iam.roles.create({ name: 'ROLE_FLOW' });
+  await server.services.iam.roles.addComposites('ROLE_FLOW', [
     'CAN_PIPE_pipeline.start',
     'CAN_PIPE_call',
     'CAN_PIPE_set.body',
@@ -206,7 +206,7 @@ pipeline:
       'GET',
       server.url,
       'pipeline.start',
-      { key: `user/${admin().uuid}/pipeline/private` },
+      { key: `user/${(await admin()).uuid}/pipeline/private` },
       user,
     );
     expect(hidden.status).toBe(403);
@@ -215,7 +215,7 @@ pipeline:
       'GET',
       server.url,
       'pipeline.start',
-      { key: `user/${admin().uuid}/pipeline/private` },
+      { key: `user/${(await admin()).uuid}/pipeline/private` },
       server.adminAuth,
     );
     expect(asAdmin.text).toBe('secret');

@@ -12,9 +12,9 @@ export const iamBruteforceRelease = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
   },
-  (ctx) => {
-    const username = bruteforceUsername(ctx);
-    iamOf(ctx).bruteForce.release(username);
+  async (ctx) => {
+    const username = await bruteforceUsername(ctx);
+    await iamOf(ctx).bruteForce.release(username);
     return iamOf(ctx).bruteForce.status(username);
   },
 );

@@ -12,5 +12,5 @@ export const iamBruteforceStatus = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
   },
-  (ctx) => iamOf(ctx).bruteForce.status(bruteforceUsername(ctx)),
+  async (ctx) => iamOf(ctx).bruteForce.status(await bruteforceUsername(ctx)),
 );

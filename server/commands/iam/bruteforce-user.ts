@@ -7,7 +7,11 @@ export const BRUTEFORCE_PARAMETERS: Record<string, JsonSchema> = {
   uuid: { type: 'string', description: 'The uuid of the user. If set, the param username is ignored.' },
 };
 
-export function bruteforceUsername(ctx: IamContext): string {
-  return iamOf(ctx).users.require({ uuid: stringParam(ctx, 'uuid'), username: stringParam(ctx, 'username') })
-    .username;
+export async function bruteforceUsername(ctx: IamContext): Promise<string> {
+  const iam = iamOf(ctx);
+  const user = await iam.users.require({
+    uuid: stringParam(ctx, 'uuid'),
+    username: stringParam(ctx, 'username'),
+  });
+  return user.username;
 }

@@ -17,14 +17,14 @@ export const iamGroupAddRoles = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
   },
-  (ctx) => {
+  async (ctx) => {
     const iam = iamOf(ctx);
-    const group = iam.groups.require({
+    const group = await iam.groups.require({
       uuid: stringParam(ctx, 'groupUuid'),
       name: stringParam(ctx, 'groupName'),
     });
     const roleNames = namesParam(ctx, 'roleNames');
-    assertMayGrant(callerOf(ctx), iam.roles, roleNames);
+    await assertMayGrant(callerOf(ctx), iam.roles, roleNames);
     return iam.groups.addRoles(group.uuid, roleNames);
   },
 );

@@ -19,11 +19,11 @@ export const iamGroupCreate = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
   },
-  (ctx) => {
+  async (ctx) => {
     const iam = iamOf(ctx);
     const roleNames = namesParam(ctx, 'roleNames');
-    assertMayGrant(callerOf(ctx), iam.roles, roleNames);
-    const row = iam.groups.create({
+    await assertMayGrant(callerOf(ctx), iam.roles, roleNames);
+    const row = await iam.groups.create({
       name: requiredString(ctx, 'name'),
       roleNames,
       attributes: attributesJsonOf(ctx.params.attributes),

@@ -12,10 +12,10 @@ export const iamGroupDelete = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
   },
-  (ctx) => {
+  async (ctx) => {
     const uuid = requiredString(ctx, 'uuid');
-    const row = iamOf(ctx).groups.require({ uuid });
-    iamOf(ctx).groups.delete(uuid);
+    const row = await iamOf(ctx).groups.require({ uuid });
+    await iamOf(ctx).groups.delete(uuid);
     return { groupUuid: uuid, name: row.name, deleted: true };
   },
 );

@@ -17,8 +17,8 @@ export const iamGroupList = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
   },
-  (ctx) => {
-    const groups = iamOf(ctx).groups.list(listQueryOf(ctx));
+  async (ctx) => {
+    const groups = await iamOf(ctx).groups.list(listQueryOf(ctx));
     const byName = ctx.params.sortByName;
     if (byName === undefined || byName === false || byName === 'false' || byName === '') return groups;
     return Object.fromEntries(groups.map((g) => [g.name, g]));

@@ -15,9 +15,12 @@ export const iamGroupMembers = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
   },
-  (ctx) => {
+  async (ctx) => {
     const iam = iamOf(ctx);
-    const group = iam.groups.require({ uuid: stringParam(ctx, 'uuid'), name: stringParam(ctx, 'name') });
-    return iam.users.representations(iam.groups.memberUuids(group.uuid), listQueryOf(ctx));
+    const group = await iam.groups.require({
+      uuid: stringParam(ctx, 'uuid'),
+      name: stringParam(ctx, 'name'),
+    });
+    return iam.users.representations(await iam.groups.memberUuids(group.uuid), listQueryOf(ctx));
   },
 );

@@ -63,9 +63,9 @@ describe('iam.* commands', () => {
       `vars:\n  roles: ["ROLE_DEVELOPER"]\npipeline:\n  - iam.user.add.roles:\n      username: hal\n      roleNames: "#{vars.roles}"\n  - iam.user.add.groups:\n      uuid: ${hal.userUuid}\n      groupNames: crew\n`,
     );
     expect(added.status).toBe(200);
-    expect(server.iam.principalByUsername('hal')!.roles.has('ROLE_DEVELOPER')).toBe(true);
-    expect(server.iam.principalByUsername('hal')!.groups.size).toBe(1);
-    const group = server.iam.groups.byName('crew')!;
+    expect((await server.iam.principalByUsername('hal'))!.roles.has('ROLE_DEVELOPER')).toBe(true);
+    expect((await server.iam.principalByUsername('hal'))!.groups.size).toBe(1);
+    const group = (await server.iam.groups.byName('crew'))!;
     await command('iam.group.add.roles', { groupName: 'crew', roleNames: 'CAN_APP_CREW' }).then((r) =>
       expect(r.status).toBe(404),
     );
@@ -73,9 +73,9 @@ describe('iam.* commands', () => {
     expect(
       (await command('iam.group.add.roles', { groupUuid: group.uuid, roleNames: 'CAN_APP_CREW' })).json,
     ).toEqual(['CAN_APP_CREW']);
-    expect(server.iam.principalByUsername('hal')!.roles.has('CAN_APP_CREW')).toBe(true);
+    expect((await server.iam.principalByUsername('hal'))!.roles.has('CAN_APP_CREW')).toBe(true);
     expect((await command('iam.group.delete', { uuid: group.uuid })).status).toBe(200);
-    expect(server.iam.principalByUsername('hal')!.roles.has('CAN_APP_CREW')).toBe(false);
+    expect((await server.iam.principalByUsername('hal'))!.roles.has('CAN_APP_CREW')).toBe(false);
   });
 
   it.each([
@@ -95,15 +95,15 @@ describe('iam.* commands', () => {
     ['deleting systemuser', 'iam.user.delete', { uuid: 'SYSTEM' }, 403, 'FORBIDDEN'],
   ])('refuse %s', async (_name, name, params, status, code) => {
     const p: Record<string, string> = { ...params };
-    if (p.uuid === 'SYSTEM') p.uuid = server.iam.principalByUsername('systemuser')!.uuid;
+    if (p.uuid === 'SYSTEM') p.uuid = (await server.iam.principalByUsername('systemuser'))!.uuid;
     const r = await command(name, p);
     expect(r.status).toBe(status);
     expect(r.json.value.code).toBe(code);
   });
 
   it('never let a caller grant more than it holds', async () => {
-    server.iam.roles.create({ name: 'ROLE_HELPDESK' });
-    server.iam.roles.addComposites('ROLE_HELPDESK', [
+    await server.iam.roles.create({ name: 'ROLE_HELPDESK' });
+    await server.iam.roles.addComposites('ROLE_HELPDESK', [
       'CAN_PIPE_iam.user.add.roles',
       'CAN_PIPE_iam.role.add.composites',
       'CAN_PIPE_iam.user.create',
@@ -120,14 +120,14 @@ describe('iam.* commands', () => {
       ['iam.user.add.roles', { userUuid: helper.uuid, roleNames: 'ROLE_DEVELOPER' }],
       ['iam.role.add.composites', { roleName: 'ROLE_HELPDESK', composites: 'ROLE_ADMIN' }],
       ['iam.user.create', { name: 'minion', roleNames: 'ROLE_ADMIN' }],
-      ['iam.user.delete', { uuid: server.iam.principalByUsername('admin')!.uuid }],
+      ['iam.user.delete', { uuid: (await server.iam.principalByUsername('admin'))!.uuid }],
     ] as const) {
       const r = await command(name, params, auth);
       expect(r.status, name).toBe(403);
       expect(r.json.value.code).toBe('FORBIDDEN');
     }
-    expect(server.iam.principalByUsername('helper')!.roles.has('ROLE_ADMIN')).toBe(false);
-    expect(server.iam.principalByUsername('minion')).toBeNull();
+    expect((await server.iam.principalByUsername('helper'))!.roles.has('ROLE_ADMIN')).toBe(false);
+    expect(await server.iam.principalByUsername('minion')).toBeNull();
     // Granting what it holds itself is fine.
     expect(
       (await command('iam.user.create', { name: 'minion', roleNames: 'ROLE_HELPDESK' }, auth)).status,
@@ -140,7 +140,7 @@ describe('iam.* commands', () => {
     expect(
       (await command('iam.user.add.tenants', { uuid: ivy.userUuid, tenantNames: 'initech' })).json,
     ).toEqual([tenant.tenantUuid]);
-    expect([...server.iam.principalByUsername('ivy')!.tenants]).toEqual([tenant.tenantUuid]);
+    expect([...(await server.iam.principalByUsername('ivy'))!.tenants]).toEqual([tenant.tenantUuid]);
     expect((await command('iam.tenant.list')).json).toEqual([{ id: tenant.tenantUuid, name: 'initech' }]);
   });
 

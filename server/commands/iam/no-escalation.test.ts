@@ -10,16 +10,16 @@ const helper = basic('helper', 'helper-pw');
 beforeAll(async () => {
   server = await startIamTestServer();
   const { iam } = server;
-  iam.roles.create({ name: 'ROLE_HELPDESK' });
-  iam.roles.addComposites('ROLE_HELPDESK', [
+  await iam.roles.create({ name: 'ROLE_HELPDESK' });
+  await iam.roles.addComposites('ROLE_HELPDESK', [
     'CAN_PIPE_iam.user.*',
     'CAN_PIPE_iam.group.*',
     'CAN_PIPE_iam.role.*',
   ]);
-  iam.groups.create({ name: 'admins', roleNames: ['ROLE_ADMIN'] });
-  iam.groups.create({ name: 'finance' });
-  iam.groups.create({ name: 'desk' });
-  iam.tenants.create('acme');
+  await iam.groups.create({ name: 'admins', roleNames: ['ROLE_ADMIN'] });
+  await iam.groups.create({ name: 'finance' });
+  await iam.groups.create({ name: 'desk' });
+  await iam.tenants.create('acme');
   helperUuid = (
     await iam.createUser({
       username: 'helper',
@@ -29,12 +29,16 @@ beforeAll(async () => {
     })
   ).uuid;
   await iam.createUser({ username: 'clerk', password: 'clerk-pw' });
+  for (const name of ['admin', 'systemuser', 'clerk', 'helper'])
+    uuids.set(name, (await iam.principalByUsername(name))!.uuid);
 });
 afterAll(() => server.close());
 
 const command = (name: string, params: Record<string, string>, auth = helper) =>
   http(server.url, `/api/v3/command/${name}?${new URLSearchParams(params)}`, { auth });
-const uuidOf = (username: string) => server.iam.principalByUsername(username)!.uuid;
+/** Uuids by username, read once all users exist (the table's parameters are built synchronously). */
+const uuids = new Map<string, string>();
+const uuidOf = (username: string) => uuids.get(username) ?? `unknown-${username}`;
 
 describe('a non-admin with IAM rights', () => {
   it.each<[string, string, () => Record<string, string>]>([
@@ -98,16 +102,16 @@ describe('a non-admin with IAM rights', () => {
     expect(r.json.value.code).toBe('FORBIDDEN');
   });
 
-  it('gained nothing from those attempts', () => {
-    const me = server.iam.principalByUuid(helperUuid)!;
+  it('gained nothing from those attempts', async () => {
+    const me = (await server.iam.principalByUuid(helperUuid))!;
     expect(me.roles.has('ROLE_ADMIN')).toBe(false);
     expect(me.roles.has('ROLE_DEVELOPER')).toBe(false);
     expect(me.roles.has('CAN_RUN_AS_SOURCE')).toBe(false);
     expect(me.groups.size).toBe(1);
     expect(me.tenants.size).toBe(0);
-    expect(server.iam.principalByUsername('clerk')!.roles.has('ROLE_DEVELOPER')).toBe(false);
-    expect(server.iam.roles.expand(['ROLE_USER']).has('ROLE_DEVELOPER')).toBe(false);
-    for (const name of ['m1', 'm2', 'm3']) expect(server.iam.principalByUsername(name)).toBeNull();
+    expect((await server.iam.principalByUsername('clerk'))!.roles.has('ROLE_DEVELOPER')).toBe(false);
+    expect((await server.iam.roles.expand(['ROLE_USER'])).has('ROLE_DEVELOPER')).toBe(false);
+    for (const name of ['m1', 'm2', 'm3']) expect(await server.iam.principalByUsername(name)).toBeNull();
   });
 
   it('can share what it has: its own roles and its own group', async () => {

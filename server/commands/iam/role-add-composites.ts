@@ -19,13 +19,13 @@ export const iamRoleAddComposites = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
   },
-  (ctx) => {
+  async (ctx) => {
     const iam = iamOf(ctx);
     const roleName = requiredString(ctx, 'roleName');
     const composites = namesParam(ctx, 'composites');
-    assertMayGrant(callerOf(ctx), iam.roles, composites);
-    iam.roles.ensure(roleName);
-    iam.roles.addComposites(roleName, composites);
-    return { roleName, composites: iam.roles.compositeNames(roleName) };
+    await assertMayGrant(callerOf(ctx), iam.roles, composites);
+    await iam.roles.ensure(roleName);
+    await iam.roles.addComposites(roleName, composites);
+    return { roleName, composites: await iam.roles.compositeNames(roleName) };
   },
 );

@@ -19,16 +19,16 @@ export const iamRoleCreate = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
   },
-  (ctx) => {
+  async (ctx) => {
     const iam = iamOf(ctx);
     const composites = namesParam(ctx, 'composites');
-    assertMayGrant(callerOf(ctx), iam.roles, composites);
-    const row = iam.roles.create({
+    await assertMayGrant(callerOf(ctx), iam.roles, composites);
+    const row = await iam.roles.create({
       name: requiredString(ctx, 'name'),
       description: stringParam(ctx, 'description'),
       attributes: attributesJsonOf(ctx.params.attributes),
     });
-    if (composites.length > 0) iam.roles.addComposites(row.name, composites);
+    if (composites.length > 0) await iam.roles.addComposites(row.name, composites);
     return { roleUuid: row.uuid, name: row.name };
   },
 );

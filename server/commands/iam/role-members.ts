@@ -12,10 +12,10 @@ export const iamRoleMembers = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
   },
-  (ctx) => {
+  async (ctx) => {
     const iam = iamOf(ctx);
     return iam.users.representations(
-      iam.roles.memberUuids(requiredString(ctx, 'roleName')),
+      await iam.roles.memberUuids(requiredString(ctx, 'roleName')),
       listQueryOf(ctx),
     );
   },

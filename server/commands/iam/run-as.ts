@@ -22,8 +22,8 @@ export const iamRunAs = defineCommand<ServerServices>(
       },
     ],
   },
-  (ctx) => {
-    const switched = iamOf(ctx).runAs(callerOf(ctx), requiredString(ctx, 'username'));
+  async (ctx) => {
+    const switched = await iamOf(ctx).runAs(callerOf(ctx), requiredString(ctx, 'username'));
     ctx.setPrincipal(switched);
     ctx.log('INFO', `Running as '${switched.username}' (switched by '${switched.actingUsername ?? ''}').`);
     return undefined;

@@ -19,7 +19,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 describe('the app setup pipelines of the corpus run against a fresh server', () => {
-  it('finds them', () => {
+  it('finds them', async () => {
     expect(setups.length).toBeGreaterThanOrEqual(8);
   });
 
@@ -34,8 +34,8 @@ describe('the app setup pipelines of the corpus run against a fresh server', () 
     });
     expect(r.status, r.text).toBeLessThan(300);
     const role = /name:\s*"(CAN_APP_[A-Z]+)"/.exec(source)![1]!;
-    expect(server.iam.roles.byName(role)).toBeDefined();
-    expect(server.iam.roles.compositeNames('ROLE_DEVELOPER')).toContain(role);
+    expect(await server.iam.roles.byName(role)).toBeDefined();
+    expect(await server.iam.roles.compositeNames('ROLE_DEVELOPER')).toContain(role);
     // Running it twice is harmless except for the create, which reports CONFLICT (the corpus ignores it).
     const again = await http(server.url, '/api/v3/pipeline', {
       auth: server.adminAuth,
@@ -45,8 +45,8 @@ describe('the app setup pipelines of the corpus run against a fresh server', () 
     expect(again.status, again.text).toBeLessThan(300);
   });
 
-  it('leave developers with the app roles and their permissions', () => {
-    const developer = server.iam.roles.expand(['ROLE_DEVELOPER']);
+  it('leave developers with the app roles and their permissions', async () => {
+    const developer = await server.iam.roles.expand(['ROLE_DEVELOPER']);
     expect(developer).toContain('CAN_APP_DEMO');
     expect(developer).toContain('CAN_PIPE_property.schema.put');
   });

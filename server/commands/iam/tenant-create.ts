@@ -12,8 +12,8 @@ export const iamTenantCreate = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
   },
-  (ctx) => {
-    const row = iamOf(ctx).tenants.create(requiredString(ctx, 'name'));
+  async (ctx) => {
+    const row = await iamOf(ctx).tenants.create(requiredString(ctx, 'name'));
     return { tenantUuid: row.uuid, name: row.name };
   },
 );

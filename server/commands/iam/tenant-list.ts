@@ -11,13 +11,12 @@ export const iamTenantList = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
   },
-  (ctx) => {
+  async (ctx) => {
     const query = listQueryOf(ctx);
     const filter = query.filter?.toLowerCase() ?? '';
+    const tenants = await iamOf(ctx).tenants.list();
     return page(
-      iamOf(ctx)
-        .tenants.list()
-        .filter((t) => t.name.toLowerCase().includes(filter)),
+      tenants.filter((t) => t.name.toLowerCase().includes(filter)),
       query,
     );
   },

@@ -13,8 +13,8 @@ export const iamTokenLogout = defineCommand<ServerServices>(
     input: 'any',
     output: 'none',
   },
-  (ctx) => {
-    iamOf(ctx).tokens.logout(requiredString(ctx, 'refreshToken'));
+  async (ctx) => {
+    await iamOf(ctx).tokens.logout(requiredString(ctx, 'refreshToken'));
     delete ctx.scope.headers.accessToken;
     delete ctx.scope.headers.refreshToken;
     return undefined;

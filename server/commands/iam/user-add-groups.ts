@@ -21,25 +21,25 @@ export const iamUserAddGroups = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
   },
-  (ctx) => {
+  async (ctx) => {
     const iam = iamOf(ctx);
-    const user = iam.users.require({ uuid: requiredString(ctx, 'uuid') });
-    const groups = [
+    const user = await iam.users.require({ uuid: requiredString(ctx, 'uuid') });
+    const groups = await Promise.all([
       ...namesParam(ctx, 'groupNames').map((name) => iam.groups.require({ name })),
       ...namesParam(ctx, 'groupIds').map((uuid) => iam.groups.require({ uuid })),
-    ];
+    ]);
     if (groups.length === 0) {
       throw new PipeworkError('PARAM_INVALID', "Give 'groupNames' or 'groupIds'.", {
         parameter: 'groupNames',
       });
     }
     const caller = callerOf(ctx);
-    assertMayManageUser(caller, iam.roles, user);
+    await assertMayManageUser(caller, iam.roles, user);
     for (const group of groups) {
       assertMayShareMembership(caller, 'group', group);
-      assertMayGrant(caller, iam.roles, iam.roles.effectiveGroupRoleNames(group.uuid));
+      await assertMayGrant(caller, iam.roles, await iam.roles.effectiveGroupRoleNames(group.uuid));
     }
-    for (const group of groups) iam.groups.addMember(group.uuid, user.uuid);
+    for (const group of groups) await iam.groups.addMember(group.uuid, user.uuid);
     return [...new Set(groups.map((g) => g.uuid))];
   },
 );

@@ -17,16 +17,16 @@ export const iamUserAddRoles = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
   },
-  (ctx) => {
+  async (ctx) => {
     const iam = iamOf(ctx);
-    const user = iam.users.require({
+    const user = await iam.users.require({
       uuid: stringParam(ctx, 'userUuid'),
       username: stringParam(ctx, 'username'),
     });
     const roleNames = namesParam(ctx, 'roleNames');
     const caller = callerOf(ctx);
-    assertMayManageUser(caller, iam.roles, user);
-    assertMayGrant(caller, iam.roles, roleNames);
+    await assertMayManageUser(caller, iam.roles, user);
+    await assertMayGrant(caller, iam.roles, roleNames);
     return iam.users.addRoles(user.uuid, roleNames);
   },
 );

@@ -24,22 +24,22 @@ export const iamUserAddTenants = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
   },
-  (ctx) => {
+  async (ctx) => {
     const iam = iamOf(ctx);
-    const user = iam.users.require({ uuid: requiredString(ctx, 'uuid') });
-    const tenants = [
+    const user = await iam.users.require({ uuid: requiredString(ctx, 'uuid') });
+    const tenants = await Promise.all([
       ...namesParam(ctx, 'tenantNames').map((name) => iam.tenants.require({ name })),
       ...namesParam(ctx, 'tenantIds').map((uuid) => iam.tenants.require({ uuid })),
-    ];
+    ]);
     if (tenants.length === 0) {
       throw new PipeworkError('PARAM_INVALID', "Give 'tenantNames' or 'tenantIds'.", {
         parameter: 'tenantNames',
       });
     }
     const caller = callerOf(ctx);
-    assertMayManageUser(caller, iam.roles, user);
+    await assertMayManageUser(caller, iam.roles, user);
     for (const tenant of tenants) assertMayShareMembership(caller, 'tenant', tenant);
-    for (const tenant of tenants) iam.tenants.addMember(tenant.uuid, user.uuid);
+    for (const tenant of tenants) await iam.tenants.addMember(tenant.uuid, user.uuid);
     return [...new Set(tenants.map((t) => t.uuid))];
   },
 );

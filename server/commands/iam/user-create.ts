@@ -45,11 +45,11 @@ export const iamUserCreate = defineCommand<ServerServices>(
     const roles = namesParam(ctx, 'roleNames');
     const groups = namesParam(ctx, 'groupNames');
     const caller = callerOf(ctx);
-    assertMayGrant(caller, iam.roles, roles);
+    await assertMayGrant(caller, iam.roles, roles);
     for (const group of groups) {
-      const row = iam.groups.require({ name: group });
+      const row = await iam.groups.require({ name: group });
       assertMayShareMembership(caller, 'group', row);
-      assertMayGrant(caller, iam.roles, iam.roles.effectiveGroupRoleNames(row.uuid));
+      await assertMayGrant(caller, iam.roles, await iam.roles.effectiveGroupRoleNames(row.uuid));
     }
     const principal = await iam.createUser({
       username: requiredString(ctx, 'name'),

@@ -13,12 +13,12 @@ export const iamUserDelete = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
   },
-  (ctx) => {
+  async (ctx) => {
     const iam = iamOf(ctx);
     const uuid = requiredString(ctx, 'uuid');
-    const row = iam.users.require({ uuid });
-    assertMayManageUser(callerOf(ctx), iam.roles, row);
-    iam.deleteUser(uuid);
+    const row = await iam.users.require({ uuid });
+    await assertMayManageUser(callerOf(ctx), iam.roles, row);
+    await iam.deleteUser(uuid);
     return { uuid, username: row.username, deleted: true };
   },
 );

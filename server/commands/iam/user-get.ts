@@ -12,8 +12,8 @@ export const iamUserGet = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
   },
-  (ctx) => {
-    const row = iamOf(ctx).users.require({
+  async (ctx) => {
+    const row = await iamOf(ctx).users.require({
       uuid: stringParam(ctx, 'uuid'),
       username: stringParam(ctx, 'username'),
     });

@@ -19,15 +19,17 @@ export const iamUserGroups = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
   },
-  (ctx) => {
+  async (ctx) => {
     const iam = iamOf(ctx);
-    const user = iam.users.require({
+    const user = await iam.users.require({
       uuid: stringParam(ctx, 'uuid'),
       username: stringParam(ctx, 'username'),
     });
     const query = listQueryOf(ctx);
     const filter = query.filter?.toLowerCase() ?? '';
-    const groups = iam.groups.groupsOfUser(user.uuid).filter((g) => g.name.toLowerCase().includes(filter));
+    const groups = (await iam.groups.groupsOfUser(user.uuid)).filter((g) =>
+      g.name.toLowerCase().includes(filter),
+    );
     return page(groups, query).map(groupRepresentation);
   },
 );

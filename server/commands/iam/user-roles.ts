@@ -18,16 +18,16 @@ export const iamUserRoles = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
   },
-  (ctx) => {
+  async (ctx) => {
     const iam = iamOf(ctx);
-    const user = iam.users.require({
+    const user = await iam.users.require({
       uuid: stringParam(ctx, 'uuid'),
       username: stringParam(ctx, 'username'),
     });
     const query = listQueryOf(ctx);
     const filter = query.filter?.toLowerCase() ?? '';
     return page(
-      iam.roles.effectiveRoleNames(user.uuid).filter((name) => name.toLowerCase().includes(filter)),
+      (await iam.roles.effectiveRoleNames(user.uuid)).filter((name) => name.toLowerCase().includes(filter)),
       query,
     );
   },

@@ -14,11 +14,11 @@ const BIG = 20_000;
 beforeAll(async () => {
   server = await startTestServer();
   const { iam, properties } = server.services;
-  iam.roles.create({ name: 'CAN_APP_SECRET' });
+  await iam.roles.create({ name: 'CAN_APP_SECRET' });
   annUuid = (await iam.createUser({ username: 'ann', password: 'ann-pw', roles: ['ROLE_DEVELOPER'] })).uuid;
   benUuid = (await iam.createUser({ username: 'ben', password: 'ben-pw', roles: ['ROLE_DEVELOPER'] })).uuid;
   ann = server.basicAuth('ann', 'ann-pw');
-  const admin = iam.principalByUsername('admin');
+  const admin = await iam.principalByUsername('admin');
   const keys = [
     'global/t/a',
     'global/t/a-1',

@@ -17,10 +17,10 @@ const OPEN = ['global/app/open/a', 'global/app/open/b', 'global/app/open/c'];
 beforeAll(async () => {
   server = await startTestServer();
   const { iam, properties } = server.services;
-  iam.roles.create({ name: 'CAN_APP_AAA-SECRET' });
+  await iam.roles.create({ name: 'CAN_APP_AAA-SECRET' });
   await iam.createUser({ username: 'ann', password: 'ann-pw', roles: ['ROLE_DEVELOPER'] });
   ann = server.basicAuth('ann', 'ann-pw');
-  const admin = iam.principalByUsername('admin');
+  const admin = await iam.principalByUsername('admin');
   for (const key of [...GUARDED, ...OPEN]) await properties.create(admin, { key, value: '{}' });
 });
 afterAll(() => server.close());

@@ -12,7 +12,7 @@ import { callCommand, codeOf } from '../../testing/command-forms';
 let server: TestServer;
 beforeAll(async () => {
   server = await startTestServer();
-  await server.services.properties.create(server.services.iam.principalByUsername('admin'), {
+  await server.services.properties.create(await server.services.iam.principalByUsername('admin'), {
     key: 'global/docs/a',
     value: 'doc',
   });

@@ -126,14 +126,14 @@ describe.each(forms)('failed writes change nothing and emit nothing (%s form)', 
     ['another user’s folder', () => `user/${benUuid}/taken`],
     ['a reserved app', () => 'global/app/delivery/taken'],
   ])('a copy or move into %s is FORBIDDEN and the source stays', async (_name, target) => {
-    await call('property.schema.put', { key: `user/${annUuid()}/cm-${form}`, value: 'mine' }, ann);
+    await call('property.schema.put', { key: `user/${await annUuid()}/cm-${form}`, value: 'mine' }, ann);
     await server.services.events.idle();
     events = [];
     for (const name of ['property.copy', 'property.move']) {
-      const response = await call(name, { key: `user/${annUuid()}/cm-${form}`, to: target() }, ann);
+      const response = await call(name, { key: `user/${await annUuid()}/cm-${form}`, to: target() }, ann);
       expect([name, response.status, codeOf(response)]).toEqual([name, 403, 'FORBIDDEN']);
     }
-    expect((await read(`user/${annUuid()}/cm-${form}`)).value).toBe('mine');
+    expect((await read(`user/${await annUuid()}/cm-${form}`)).value).toBe('mine');
     expect((await call('property.exists', { key: target() })).json).toBe(false);
     expect(await published()).toEqual([]);
   });
@@ -172,8 +172,8 @@ describe.each(forms)('failed writes change nothing and emit nothing (%s form)', 
 });
 
 let annUuidValue = '';
-function annUuid(): string {
-  annUuidValue ||= server.services.iam.principalByUsername('ann')!.uuid;
+async function annUuid(): Promise<string> {
+  annUuidValue ||= (await server.services.iam.principalByUsername('ann'))!.uuid;
   return annUuidValue;
 }
 

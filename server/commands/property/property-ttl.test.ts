@@ -1,5 +1,6 @@
 // Time to live over HTTP: an expired property is invisible to every read at once, before any cleanup runs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sqliteDb } from '../../db/server-database';
 import { http } from '../../testing/http-client';
 import { startTestServer, type TestServer } from '../../testing/test-server';
 import { callCommand, codeOf } from '../../testing/command-forms';
@@ -21,7 +22,7 @@ const forms = [
 
 /** Makes the property's time to live run out now, as if its minutes had passed (the cleanup job is not run). */
 function expire(key: string): void {
-  const changed = server.services.db
+  const changed = sqliteDb(server.services.database)
     .prepare('UPDATE property SET expires_at = created WHERE key = ?')
     .run(key).changes;
   expect(changed).toBe(1);
@@ -122,7 +123,9 @@ describe('@property and expired properties', () => {
     await server.services.events.idle();
     off();
     expect(seen).toContain('global/ttl-job/a');
-    const row = server.services.db.prepare("SELECT 1 FROM property WHERE key = 'global/ttl-job/a'").get();
+    const row = sqliteDb(server.services.database)
+      .prepare("SELECT 1 FROM property WHERE key = 'global/ttl-job/a'")
+      .get();
     expect(row).toBeUndefined();
   });
 });

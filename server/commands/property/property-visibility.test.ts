@@ -15,10 +15,10 @@ let ids: { ann: string; ben: string; sales: string; ops: string; acme: string; g
 beforeAll(async () => {
   server = await startTestServer();
   const { iam } = server.services;
-  const sales = iam.groups.create({ name: 'sales' });
-  const ops = iam.groups.create({ name: 'ops' });
-  const acme = iam.tenants.create('acme');
-  const globex = iam.tenants.create('globex');
+  const sales = await iam.groups.create({ name: 'sales' });
+  const ops = await iam.groups.create({ name: 'ops' });
+  const acme = await iam.tenants.create('acme');
+  const globex = await iam.tenants.create('globex');
   const a = await iam.createUser({
     username: 'ann',
     password: 'ann-pw',
@@ -48,7 +48,7 @@ beforeAll(async () => {
     `tenant/${globex.uuid}/app/crm/secret`,
   ];
   for (const key of seed)
-    await server.services.properties.create(iam.principalByUsername('admin'), { key, value: key });
+    await server.services.properties.create(await iam.principalByUsername('admin'), { key, value: key });
   await server.services.properties.store.save({ key: 'global/app/delivery/config/app', value: 'built-in' });
 });
 afterAll(() => server.close());

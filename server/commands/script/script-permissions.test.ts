@@ -16,7 +16,7 @@ beforeAll(async () => {
   ann = server.basicAuth('ann', 'ann-pw');
   annId = a.uuid;
   benId = b.uuid;
-  const admin = iam.principalByUsername('admin');
+  const admin = await iam.principalByUsername('admin');
   const script = 'function command(pi) { return "ran as the owner"; }';
   await properties.create(admin, { key: `user/${benId}/script/private.js`, value: script });
   await properties.create(admin, { key: `user/${annId}/script/mine.js`, value: script });

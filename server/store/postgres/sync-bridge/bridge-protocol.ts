@@ -55,6 +55,8 @@ export type BridgeRequest =
       /** The caller's event depth (`server/events/event-context.ts`), which the outbox records. */
       depth: number;
     }
+  /** One row of a read-only statement (PEL's user lookups: `server/iam/sync-user-reader.ts`). */
+  | { op: 'row'; sql: string; params: unknown[] }
   | { op: 'close' };
 
 /** An error as it crosses: a PipeworkError keeps its code and details; anything else its name and code. */

@@ -143,6 +143,11 @@ export class PostgresSyncBridge {
     ) as UpdateResult;
   }
 
+  /** The first row of a read-only statement, answered at once (a writing statement fails). */
+  rowSync<T>(sql: string, params: readonly unknown[] = []): T | undefined {
+    return this.call({ op: 'row', sql, params: [...params] }, 'a row') as T | undefined;
+  }
+
   /** Ends the worker's pool, then the worker. */
   async close(): Promise<void> {
     if (this.closed) return;

@@ -10,6 +10,7 @@ import pg from 'pg';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { runAtEventDepth } from '../../../events/event-context';
 import { outboxWriter } from '../../../events/postgres-event-outbox';
+import { numericTypes } from '../../../db/sql/postgres-sql-port';
 import { PostgresPropertyStore } from '../postgres-property-store';
 import { replyOnChannel, type ChannelRequest } from './blocking-channel';
 import {
@@ -52,8 +53,23 @@ async function perform(store: PostgresPropertyStore, request: BridgeRequest): Pr
       return store.list(request.query);
     case 'update':
       return runAtEventDepth(request.depth, () => store.update(request.key, request.patch, request.options));
+    case 'row':
+      return readRow(request.sql, request.params);
     case 'close':
       return store.close();
+  }
+}
+
+/** A row of a statement run read-only: nothing a caller sends through here can write. */
+async function readRow(sql: string, params: unknown[]): Promise<unknown> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN READ ONLY');
+    const result = await client.query({ text: sql, values: params, types: numericTypes });
+    return result.rows[0];
+  } finally {
+    await client.query('ROLLBACK').catch(() => undefined);
+    client.release();
   }
 }
 
@@ -76,7 +92,7 @@ async function answerTo(request: BridgeRequest, deadline: number): Promise<Bridg
   }
   if (request.op !== 'close') {
     if (Date.now() > deadline) return undefined;
-    now = request.now;
+    if ('now' in request) now = request.now;
   }
   try {
     return { ok: true, value: await perform(store, request) };

@@ -1,0 +1,75 @@
+/**
+ * The database of one server instance: the embedded SQLite file, or a PostgreSQL pool that several instances
+ * share, with the listening connection that carries their notifications. Opened once by the composition root.
+ */
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import type { ServerConfig } from '../config';
+import type { Logger } from '../logging/logger';
+import { type SqliteDatabase, openDatabase } from './open-database';
+import { PostgresNotifications } from './postgres-notifications';
+import { PostgresSqlPort, SqliteSqlPort } from './sql';
+
+export interface SqliteServerDatabase {
+  kind: 'sqlite';
+  db: SqliteDatabase;
+  sql: SqliteSqlPort;
+  close(): Promise<void>;
+}
+
+export interface PostgresServerDatabase {
+  kind: 'postgres';
+  pool: pg.Pool;
+  sql: PostgresSqlPort;
+  notifications: PostgresNotifications;
+  /** Tells this instance's notifications from the others'. */
+  instanceId: string;
+  /** The connection settings, for connections of their own (a worker's pool). */
+  connection: pg.ClientConfig;
+  close(): Promise<void>;
+}
+
+export type ServerDatabase = SqliteServerDatabase | PostgresServerDatabase;
+
+export async function openServerDatabase(config: ServerConfig, logger: Logger): Promise<ServerDatabase> {
+  if (!config.database) {
+    const db = openDatabase(config.databaseFile);
+    return {
+      kind: 'sqlite',
+      db,
+      sql: new SqliteSqlPort(db),
+      async close() {
+        db.close();
+      },
+    };
+  }
+  const connection: pg.ClientConfig = { connectionString: config.database.url };
+  const pool = new pg.Pool({ ...connection, max: config.database.poolMax });
+  // An idle connection the server dropped must not crash the process; the pool replaces it.
+  pool.on('error', (error) => logger.warn({ err: error }, 'a pooled PostgreSQL connection failed'));
+  let notifications: PostgresNotifications;
+  try {
+    notifications = await PostgresNotifications.start(pool, connection, logger);
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    throw error;
+  }
+  return {
+    kind: 'postgres',
+    pool,
+    sql: new PostgresSqlPort(pool),
+    notifications,
+    instanceId: randomUUID(),
+    connection,
+    async close() {
+      await notifications.close();
+      await pool.end();
+    },
+  };
+}
+
+/** The SQLite handle of an installation on SQLite (tests and benches that seed rows directly). */
+export function sqliteDb(database: ServerDatabase): SqliteDatabase {
+  if (database.kind !== 'sqlite') throw new Error('This needs the SQLite database.');
+  return database.db;
+}

@@ -1,0 +1,84 @@
+/**
+ * The SQL port on PostgreSQL (a `pg` pool). A unit of work runs on one pooled connection between BEGIN and
+ * COMMIT; 64-bit integers (the millisecond timestamps) come back as numbers, as from SQLite.
+ */
+import pg, { type Pool, type PoolClient } from 'pg';
+import type { SqlDialect, SqlPort } from './sql-port';
+import { type SqlCall, type SqlRunResult, type SqlSteps, driveAsync } from './sql-steps';
+
+export const POSTGRES_DIALECT: SqlDialect = {
+  name: 'postgres',
+  equalsIgnoringCase: (column, placeholder) => `lower(${column}) = lower(${placeholder})`,
+  likeIgnoringCase: 'ILIKE',
+  orderIgnoringCase: (column) => `lower(${column}) COLLATE "C"`,
+  forUpdate: ' FOR UPDATE',
+};
+
+const INT8_OID = 20;
+/** bigint columns as numbers: every one of ours holds milliseconds or counts, far below 2^53. */
+export const numericTypes = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === INT8_OID && format !== 'binary') return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format);
+  },
+} as pg.CustomTypesConfig;
+
+type Queryable = Pick<Pool | PoolClient, 'query'>;
+
+async function answer(db: Queryable, call: SqlCall): Promise<unknown> {
+  const result = await db.query({
+    text: call.statement.sql,
+    values: call.statement.params as unknown[],
+    types: numericTypes,
+  });
+  if (call.kind === 'get') return result.rows[0];
+  if (call.kind === 'all') return result.rows;
+  return { changes: result.rowCount ?? 0 } satisfies SqlRunResult;
+}
+
+export class PostgresSqlPort implements SqlPort {
+  readonly dialect = POSTGRES_DIALECT;
+
+  constructor(readonly pool: Pool) {}
+
+  async get<T>(sql: string, params: readonly unknown[] = []): Promise<T | undefined> {
+    return (await answer(this.pool, { kind: 'get', statement: { sql, params } })) as T | undefined;
+  }
+
+  async all<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
+    return (await answer(this.pool, { kind: 'all', statement: { sql, params } })) as T[];
+  }
+
+  async run(sql: string, params: readonly unknown[] = []): Promise<SqlRunResult> {
+    return (await answer(this.pool, { kind: 'run', statement: { sql, params } })) as SqlRunResult;
+  }
+
+  async transaction<T>(work: () => SqlSteps<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const result = await driveAsync(work(), (call) => answer(client, call));
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  async exclusive<T>(name: string, fn: () => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query("SELECT pg_advisory_lock(hashtext('pipework.' || $1))", [name]);
+      try {
+        return await fn();
+      } finally {
+        await client.query("SELECT pg_advisory_unlock(hashtext('pipework.' || $1))", [name]);
+      }
+    } finally {
+      client.release();
+    }
+  }
+}

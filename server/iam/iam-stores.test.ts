@@ -1,0 +1,65 @@
+// The IAM storage contract on SQLite (a file, as the server opens it) and on PostgreSQL (a fresh schema of a
+// throwaway cluster per test; two ports on one schema are two instances).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
+import { openDatabase, type SqliteDatabase } from '../db';
+import { PostgresSqlPort, SqliteSqlPort } from '../db/sql';
+import { postgresMissingReason, startTestPostgres, type TestPostgres } from '../testing/postgres';
+import { runIamStoreContract } from './iam-store.contract';
+
+// On SQLite an installation is one instance: its "second instance" is the same database handle, so the
+// concurrency cases are concurrent calls within one process.
+runIamStoreContract('SQLite', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pipework-iam-store-'));
+  const db: SqliteDatabase = openDatabase(join(dir, 'pipework.sqlite'));
+  const port = new SqliteSqlPort(db);
+  return {
+    port: () => port,
+    async dispose() {
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+});
+
+const pgMissing = postgresMissingReason();
+if (pgMissing) console.warn(`PostgreSQL IAM store tests skipped: ${pgMissing}`);
+let postgres: TestPostgres | undefined;
+let schemas = 0;
+
+beforeAll(async () => {
+  if (!pgMissing) postgres = await startTestPostgres();
+}, 60_000);
+afterAll(() => postgres?.stop());
+
+if (!pgMissing) {
+  runIamStoreContract('PostgreSQL', async () => {
+    const schema = `iam_${process.pid}_${++schemas}`;
+    const admin = new pg.Client(postgres!.url);
+    await admin.connect();
+    await admin.query(`CREATE SCHEMA ${schema}`);
+    await admin.end();
+    const pools: pg.Pool[] = [];
+    return {
+      port() {
+        const pool = new pg.Pool({
+          connectionString: postgres!.url,
+          max: 4,
+          options: `-c search_path=${schema}`,
+        });
+        pools.push(pool);
+        return new PostgresSqlPort(pool);
+      },
+      async dispose() {
+        await Promise.all(pools.map((p) => p.end()));
+        const cleanup = new pg.Client(postgres!.url);
+        await cleanup.connect();
+        await cleanup.query(`DROP SCHEMA ${schema} CASCADE`);
+        await cleanup.end();
+      },
+    };
+  });
+}
