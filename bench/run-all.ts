@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import authBench from './auth.bench';
 import { BenchReport } from './bench-report';
 import httpBench from './http.bench';
+import instancesPostgresBench from './instances-postgres.bench';
 import pelBench from './pel.bench';
 import propertyBench from './property.bench';
 import propertyPostgresBench from './property-postgres.bench';
@@ -19,6 +20,7 @@ import workbenchBench from './workbench/workbench.bench';
 const BENCHMARKS: Record<string, (report: BenchReport) => Promise<void>> = {
   auth: authBench,
   http: httpBench,
+  'instances-postgres': instancesPostgresBench,
   pel: pelBench,
   property: propertyBench,
   'property-postgres': propertyPostgresBench,
