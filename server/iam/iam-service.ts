@@ -223,12 +223,15 @@ export async function createIamService(
     new PipeworkError('UNAUTHENTICATED', message);
 
   async function verifyPassword(username: string, password: string, ip?: string): Promise<Principal> {
-    await bruteForce.beforeAttempt(username, ip);
+    // Remembered credentials (Basic auth on every request) are checked against the lock mirror only; a lock
+    // earned anywhere drops them (`onLock`), so the next request takes the full path below.
+    bruteForce.assertNotLocked(username);
     const cachedUuid = credentialCache.get(username, password);
     if (cachedUuid) {
       const principal = await principalByUuid(cachedUuid);
       if (principal) return principal;
     }
+    await bruteForce.beforeAttempt(username, ip);
     const row = await users.byName(username);
     const verified =
       row && row.password_hash && row.can_login && row.enabled
