@@ -1,4 +1,5 @@
 /** The Express application: health, the API under /api/v3, the token endpoints and the built workbench. */
+import { databaseAnswers } from './db/server-database';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import express, { type RequestHandler } from 'express';
@@ -46,6 +47,14 @@ export function createApp(services: ServerServices, options: AppOptions = {}): e
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
+  });
+  // Readiness: the instance can serve, its database answers. Load balancers take an instance that cannot
+  // reach the database out of rotation while /healthz (liveness) keeps it from being restarted.
+  app.get('/readyz', (_req, res, next) => {
+    databaseAnswers(services.database).then(
+      (ready) => res.status(ready ? 200 : 503).json({ status: ready ? 'ok' : 'unavailable' }),
+      next,
+    );
   });
 
   // The API's routes sit on the app itself, each with its own chain (no prefix middleware): the hot path

@@ -9,6 +9,12 @@ export interface PostgresDatabaseConfig {
   url: string;
   /** Connections in this instance's pool (`PIPEWORK_DATABASE_POOL_MAX`, default 10). */
   poolMax: number;
+  /**
+   * How long getting a connection may take before the request fails with UNAVAILABLE
+   * (`PIPEWORK_DATABASE_CONNECT_TIMEOUT_MS`, default 5,000): a database host that drops packets must not hold
+   * requests for the operating system's TCP timeout.
+   */
+  connectTimeoutMs: number;
 }
 
 export function loadPostgresDatabaseConfig(env: NodeJS.ProcessEnv): PostgresDatabaseConfig | undefined {
@@ -29,5 +35,9 @@ export function loadPostgresDatabaseConfig(env: NodeJS.ProcessEnv): PostgresData
       `PIPEWORK_DATABASE_URL must be a postgres:// URL; '${protocol}' is not supported.`,
     );
   }
-  return { url, poolMax: positiveIntFrom(env, 'PIPEWORK_DATABASE_POOL_MAX', 10) };
+  return {
+    url,
+    poolMax: positiveIntFrom(env, 'PIPEWORK_DATABASE_POOL_MAX', 10),
+    connectTimeoutMs: positiveIntFrom(env, 'PIPEWORK_DATABASE_CONNECT_TIMEOUT_MS', 5_000),
+  };
 }

@@ -29,6 +29,29 @@ export interface PostgresServerDatabase {
   close(): Promise<void>;
 }
 
+/** Whether the database answers now (the readiness probe): a trivial query within `timeoutMs`. */
+export async function databaseAnswers(database: ServerDatabase, timeoutMs = 2_000): Promise<boolean> {
+  if (database.kind === 'sqlite') {
+    database.db.prepare('SELECT 1').get();
+    return true;
+  }
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), timeoutMs);
+  });
+  try {
+    return await Promise.race([
+      database.pool.query('SELECT 1').then(
+        () => true,
+        () => false,
+      ),
+      timeout,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export type ServerDatabase = SqliteServerDatabase | PostgresServerDatabase;
 
 export async function openServerDatabase(config: ServerConfig, logger: Logger): Promise<ServerDatabase> {
@@ -43,7 +66,10 @@ export async function openServerDatabase(config: ServerConfig, logger: Logger): 
       },
     };
   }
-  const connection: pg.ClientConfig = { connectionString: config.database.url };
+  const connection: pg.ClientConfig = {
+    connectionString: config.database.url,
+    connectionTimeoutMillis: config.database.connectTimeoutMs,
+  };
   const pool = new pg.Pool({ ...connection, max: config.database.poolMax });
   // An idle connection the server dropped must not crash the process; the pool replaces it.
   pool.on('error', (error) => logger.warn({ err: error }, 'a pooled PostgreSQL connection failed'));

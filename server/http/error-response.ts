@@ -1,6 +1,6 @@
 /** The one place that turns any error into the contract's error body (DESIGN.md section 4). */
 import type { ErrorRequestHandler, Response } from 'express';
-import { PipeworkError, STATUS_MESSAGES, isPipeworkError } from '../../shared/errors';
+import { PipeworkError, STATUS_MESSAGES, isConnectionFailure, isPipeworkError } from '../../shared/errors';
 import type { Logger } from '../logging/logger';
 
 export interface ErrorBody {
@@ -23,7 +23,20 @@ export function errorBody(error: PipeworkError, traceId: string): ErrorBody {
   };
 }
 
-/** Anything thrown becomes a PipeworkError; what is not one is a bug and becomes INTERNAL. */
+/** A lost or refused database connection: 503, to be retried (the cause goes to the log). */
+export function databaseUnavailable(cause: unknown): PipeworkError {
+  return new PipeworkError(
+    'UNAVAILABLE',
+    'The database cannot be reached at the moment; try again shortly.',
+    { retryAfterSeconds: 5 },
+    { cause },
+  );
+}
+
+/**
+ * Anything thrown becomes a PipeworkError; a failed database connection becomes UNAVAILABLE, and anything
+ * else is a bug and becomes INTERNAL.
+ */
 export function toPipeworkError(error: unknown): PipeworkError {
   if (isPipeworkError(error)) return error;
   const status = (error as { status?: unknown; type?: unknown } | null)?.status;
@@ -32,6 +45,7 @@ export function toPipeworkError(error: unknown): PipeworkError {
     const reason = error instanceof Error ? `: ${error.message}` : '.';
     return new PipeworkError('BAD_REQUEST', `The request could not be read${reason}`);
   }
+  if (isConnectionFailure(error)) return databaseUnavailable(error);
   return new PipeworkError(
     'INTERNAL',
     'An internal error occurred; the trace id identifies it in the server log.',
@@ -54,6 +68,8 @@ export function sendError(res: Response, error: unknown, logger: Logger): void {
   const traceId = String(res.locals.traceId ?? '');
   if (failure.code === 'INTERNAL') {
     logger.error({ traceId, err: failure.cause ?? error }, 'internal error');
+  } else if (failure.code === 'UNAVAILABLE') {
+    logger.warn({ traceId, err: failure.cause ?? error }, 'the database cannot be reached');
   }
   if (res.headersSent) {
     res.destroy();

@@ -7,7 +7,7 @@ export function webApp(distDir: string): Router {
   const router = Router();
   const index = join(distDir, 'index.html');
   router.use(express.static(distDir, { index: 'index.html', maxAge: '1h', setHeaders: noCacheForIndex }));
-  router.get(/^\/(?!api\/|auth\/|healthz).*/, (_req, res, next) => {
+  router.get(/^\/(?!api\/|auth\/|healthz|readyz).*/, (_req, res, next) => {
     if (!existsSync(index)) return next();
     res.setHeader('Cache-Control', 'no-cache');
     res.sendFile(index);

@@ -165,6 +165,14 @@ export class BruteForceGuard {
     }
   }
 
+  /**
+   * The mirror's answer when it says "not locked" (no database round trip); a lock it shows is confirmed in the
+   * database first, since another instance may have released it meanwhile.
+   */
+  async assertNotLockedCheaply(username: string): Promise<void> {
+    if (this.lockedForSeconds(username) > 0) await this.assertNotLockedNow(username);
+  }
+
   /** `assertNotLocked` after re-reading the database: a lock earned on another instance holds at once. */
   async assertNotLockedNow(username: string): Promise<void> {
     await this.refresh(username);

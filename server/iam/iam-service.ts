@@ -223,9 +223,9 @@ export async function createIamService(
     new PipeworkError('UNAUTHENTICATED', message);
 
   async function verifyPassword(username: string, password: string, ip?: string): Promise<Principal> {
-    // Remembered credentials (Basic auth on every request) are checked against the lock mirror only; a lock
-    // earned anywhere drops them (`onLock`), so the next request takes the full path below.
-    bruteForce.assertNotLocked(username);
+    // Remembered credentials (Basic auth on every request) are checked against the lock mirror; a lock earned
+    // anywhere drops them (`onLock`), so the next request takes the full path below.
+    await bruteForce.assertNotLockedCheaply(username);
     const cachedUuid = credentialCache.get(username, password);
     if (cachedUuid) {
       const principal = await principalByUuid(cachedUuid);
@@ -260,7 +260,7 @@ export async function createIamService(
     if (refreshTokens.isRevoked(claims.sid)) throw unauthenticated('The session of this token was revoked.');
     const principal = await principalByUuid(claims.sub);
     if (!principal) throw unauthenticated('Invalid access token.');
-    bruteForce.assertNotLocked(principal.username);
+    await bruteForce.assertNotLockedCheaply(principal.username);
     return principal;
   }
 
@@ -274,13 +274,13 @@ export async function createIamService(
     }
     const principal = await principalByUuid(userUuid);
     if (!principal) throw unauthenticated('Invalid refresh token');
-    bruteForce.assertNotLocked(principal.username);
+    await bruteForce.assertNotLockedCheaply(principal.username);
     return principal;
   }
 
   async function runAs(caller: Principal, username: string): Promise<Principal> {
     const switched = switchPrincipal(caller, username, await principalByUsername(username));
-    bruteForce.assertNotLocked(switched.username);
+    await bruteForce.assertNotLockedCheaply(switched.username);
     return switched;
   }
 

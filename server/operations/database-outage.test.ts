@@ -75,10 +75,11 @@ describe.skipIf(pgMissing !== undefined)('a PostgreSQL outage under a running se
       await admin('ALTER DATABASE outage WITH ALLOW_CONNECTIONS false');
       await admin("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = 'outage'");
       expect((await http(server.url, '/healthz')).status).toBe(200);
+      expect((await http(server.url, '/readyz')).status).toBe(503);
       const started = Date.now();
       for (const failed of [await get('global/outage/before'), await put('global/outage/during')]) {
-        expect(failed.status).toBe(500);
-        expect(failed.json.value.code).toBe('INTERNAL');
+        expect(failed.status).toBe(503);
+        expect(failed.json.value.code).toBe('UNAVAILABLE');
       }
       expect(Date.now() - started).toBeLessThan(5_000);
 
@@ -88,6 +89,7 @@ describe.skipIf(pgMissing !== undefined)('a PostgreSQL outage under a running se
         return read.status === 200 ? read : undefined;
       });
       expect(back.json.value).toBe('global/outage/before');
+      expect((await http(server.url, '/readyz')).status).toBe(200);
       expect((await get('global/outage/during')).status).toBe(404);
       const login = await http(server.url, '/auth/realms/pipework/protocol/openid-connect/token', {
         type: 'application/x-www-form-urlencoded',

@@ -37,6 +37,10 @@ export const ERROR_CODES = {
   HEADERS_TOO_LARGE: { status: 431, summary: 'The request headers are larger than the server accepts.' },
   INTERNAL: { status: 500, summary: 'A bug: logged with its traceId; the body never holds a stack trace.' },
   UPSTREAM_FAILED: { status: 502, summary: 'An outbound call (http, mail) failed.' },
+  UNAVAILABLE: {
+    status: 503,
+    summary: 'The database cannot be reached for the moment (PostgreSQL down or unreachable); retry later.',
+  },
 } as const satisfies Record<string, { status: number; summary: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
@@ -58,6 +62,7 @@ export const STATUS_MESSAGES: Record<number, string> = {
   431: 'REQUEST_HEADER_FIELDS_TOO_LARGE',
   500: 'INTERNAL_SERVER_ERROR',
   502: 'BAD_GATEWAY',
+  503: 'SERVICE_UNAVAILABLE',
 };
 
 export function statusOf(code: ErrorCode): number {

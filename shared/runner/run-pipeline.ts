@@ -8,7 +8,7 @@ import type {
 } from '../commands/command-definition';
 import { COMMON_PARAMETER_NAMES } from '../commands/common-parameters';
 import { validateParameters } from '../commands/validate-parameters';
-import { PipeworkError, isPipeworkError } from '../errors';
+import { PipeworkError, isConnectionFailure, isPipeworkError } from '../errors';
 import type { PelOptions } from '../pel';
 import { locateInSection } from '../pipeline';
 import type { PipelineScript, PipelineStep } from '../pipeline/model';
@@ -451,6 +451,14 @@ class PipelineRun<S> {
 
   private asStepError(error: unknown, step: PipelineStep): PipeworkError {
     if (isPipeworkError(error)) return error.withDetails(stepDetails(step));
+    if (isConnectionFailure(error)) {
+      return new PipeworkError(
+        'UNAVAILABLE',
+        `Command '${step.command}' could not reach the database; try again shortly.`,
+        { ...stepDetails(step), retryAfterSeconds: 5 },
+        { cause: error as Error },
+      );
+    }
     const message = error instanceof Error ? error.message : String(error);
     return new PipeworkError(
       'INTERNAL',
