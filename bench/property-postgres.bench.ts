@@ -14,6 +14,7 @@ import pg from 'pg';
 import type { PropertyStore } from '../shared/property';
 import { openDatabase, type SqliteDatabase } from '../server/db';
 import { SqlitePropertyStore } from '../server/store';
+import { migrateEventOutbox, outboxWriter } from '../server/events/postgres-event-outbox';
 import { PostgresPropertyStore } from '../server/store/postgres/postgres-property-store';
 import { postgresMissingReason, startTestPostgres } from '../server/testing/postgres';
 import type { BenchReport } from './bench-report';
@@ -162,6 +163,31 @@ async function benchStores(report: BenchReport, pgStore: PropertyStore, sqliteSt
   }
 }
 
+/**
+ * The server's own write path on PostgreSQL: each write also puts its event into the outbox, in its
+ * transaction, under the lock that keeps event ids in commit order. Against the same store without it.
+ */
+async function benchOutbox(report: BenchReport, pool: pg.Pool, plain: PropertyStore) {
+  await migrateEventOutbox(pool);
+  const withOutbox = await PostgresPropertyStore.open(pool, { beforeCommit: outboxWriter() });
+  let n = 0;
+  const update = (store: PropertyStore, i: number) =>
+    store.update(`global/app/app-${String(i % 99).padStart(3, '0')}/order/${pad((i * 11) % 1_000)}`, {
+      value: JSON.stringify({ i, n: n++ }),
+    });
+  for (const inFlight of [1, 8]) {
+    const how = inFlight === 1 ? 'one at a time' : `${inFlight} at once`;
+    const rates = await side(withOutbox, plain, update, inFlight);
+    report.add({
+      name: `PostgreSQL update with its event in the outbox, as the server writes (${how})`,
+      value: rates.pg,
+      unit: 'writes/s',
+      baseline: 'the same update without the outbox',
+      baselineValue: rates.sqlite,
+    });
+  }
+}
+
 export default async function (report: BenchReport): Promise<void> {
   const missing = postgresMissingReason();
   if (missing) {
@@ -186,6 +212,7 @@ export default async function (report: BenchReport): Promise<void> {
     const fsync = (await pool.query<{ fsync: string }>('SHOW fsync')).rows[0]!.fsync;
     if (fsync !== 'on') throw new Error(`PostgreSQL fsync is ${fsync}, not on`);
     await benchStores(report, pgStore, sqliteStore);
+    await benchOutbox(report, pool, pgStore);
   } finally {
     db.close();
     await pool.end();
