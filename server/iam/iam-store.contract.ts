@@ -63,6 +63,24 @@ export function runIamStoreContract(name: string, open: () => Promise<IamDatabas
         iam.close();
       }));
 
+    it('creates a name once when two instances create it at the same moment; the other gets CONFLICT', () =>
+      withDatabase(async (db) => {
+        const [a, b] = await Promise.all([iamOn(db.port()), iamOn(db.port())]);
+        for (const create of [
+          (iam: typeof a, i: number) => iam.createUser({ username: `Twin${i % 2 ? 'S' : 's'}` }),
+          (iam: typeof a) => iam.groups.create({ name: 'twins' }),
+          (iam: typeof a) => iam.roles.create({ name: 'ROLE_TWIN' }),
+          (iam: typeof a) => iam.tenants.create('twin-co'),
+        ]) {
+          const results = await Promise.allSettled([create(a, 0), create(b, 1)]);
+          expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+          const refused = results.find((r) => r.status === 'rejected')!.reason as { code?: string };
+          expect(refused.code).toBe('CONFLICT');
+        }
+        a.close();
+        b.close();
+      }));
+
     it('expands roles through groups and composites, and lists with filter, order and paging', () =>
       withDatabase(async (db) => {
         const iam = await iamOn(db.port());

@@ -5,6 +5,7 @@
 import pg, { type Pool, type PoolClient } from 'pg';
 import type { SqlDialect, SqlPort } from './sql-port';
 import { type SqlCall, type SqlRunResult, type SqlSteps, driveAsync } from './sql-steps';
+import { asUniqueConflict } from './unique-violation';
 
 export const POSTGRES_DIALECT: SqlDialect = {
   name: 'postgres',
@@ -26,11 +27,11 @@ export const numericTypes = {
 type Queryable = Pick<Pool | PoolClient, 'query'>;
 
 async function answer(db: Queryable, call: SqlCall): Promise<unknown> {
-  const result = await db.query({
-    text: call.statement.sql,
-    values: call.statement.params as unknown[],
-    types: numericTypes,
-  });
+  const result = await db
+    .query({ text: call.statement.sql, values: call.statement.params as unknown[], types: numericTypes })
+    .catch((error: unknown) => {
+      throw asUniqueConflict(error);
+    });
   if (call.kind === 'get') return result.rows[0];
   if (call.kind === 'all') return result.rows;
   return { changes: result.rowCount ?? 0 } satisfies SqlRunResult;

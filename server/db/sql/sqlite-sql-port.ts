@@ -6,6 +6,7 @@
 import type { SqliteDatabase } from '../open-database';
 import type { SqlDialect, SqlPort } from './sql-port';
 import { type SqlCall, type SqlRunResult, type SqlSteps, driveSync } from './sql-steps';
+import { asUniqueConflict } from './unique-violation';
 
 export const SQLITE_DIALECT: SqlDialect = {
   name: 'sqlite',
@@ -59,7 +60,11 @@ export class SqliteSqlPort implements SqlPort {
     const params: unknown[] = order.map((i) => sqliteValue(call.statement.params[i]));
     if (call.kind === 'get') return statement.get(...params);
     if (call.kind === 'all') return statement.all(...params);
-    return { changes: statement.run(...params).changes } satisfies SqlRunResult;
+    try {
+      return { changes: statement.run(...params).changes } satisfies SqlRunResult;
+    } catch (error) {
+      throw asUniqueConflict(error);
+    }
   }
 
   /** Runs a unit of work synchronously in one transaction. */
