@@ -205,6 +205,31 @@ describe.skipIf(pgMissing !== undefined)('two instances on one PostgreSQL databa
     expect(onA.status).toBe(200);
   });
 
+  it('a user deleted on A is refused at once on B, where its password and principal were cached', async () => {
+    const created = await command(a.url, 'iam.user.create', { name: 'trent', password: 'trent-pw' });
+    expect(created.status).toBe(200);
+    const asTrent = { authorization: basic('trent', 'trent-pw') };
+    // B verifies the password once and then remembers it (and trent's principal).
+    for (let i = 0; i < 2; i++) {
+      expect((await fetch(`${b.url}/api/v3/command/datetime`, { headers: asTrent })).status).toBe(200);
+    }
+    const login = await (
+      await fetch(
+        tokenUrl(b),
+        form({ grant_type: 'password', client_id: 'cli', username: 'trent', password: 'trent-pw' }),
+      )
+    ).json();
+    const bearer = { authorization: `Bearer ${login.access_token}` };
+    expect((await fetch(`${b.url}/api/v3/command/datetime`, { headers: bearer })).status).toBe(200);
+    expect((await command(a.url, 'iam.user.delete', { uuid: created.json.uuid })).status).toBe(200);
+    const refused = await eventually(async () => {
+      const basicOnB = await fetch(`${b.url}/api/v3/command/datetime`, { headers: asTrent });
+      const bearerOnB = await fetch(`${b.url}/api/v3/command/datetime`, { headers: bearer });
+      return basicOnB.status === 401 && bearerOnB.status === 401 ? true : undefined;
+    }, 2_000);
+    expect(refused).toBe(true);
+  });
+
   it('an event.listen pipeline runs once in the installation, not once per instance', async () => {
     const listener = `pipeline:
   - event.listen:
