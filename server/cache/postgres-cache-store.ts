@@ -6,6 +6,7 @@
  */
 import type { Pool, PoolClient } from 'pg';
 import { PipeworkError } from '../../shared/errors';
+import { inPostgresTransaction } from '../db/postgres-transaction';
 import { migratePostgres } from '../store/postgres/postgres-migrations';
 import type { CacheConfig } from './cache-config';
 import { sizeOf, type CachedValue, type CacheStore } from './cache-store';
@@ -152,9 +153,7 @@ export class PostgresCacheStore implements CacheStore {
    * end. Writers on every instance queue on that row, so each sees what the others committed.
    */
   private async changing<T>(work: (client: PoolClient, tally: Tally) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
+    return inPostgresTransaction(this.pool, async (client) => {
       const { rows } = await client.query<Tally>(
         'SELECT entries::float8 AS entries, bytes::float8 AS bytes FROM cache_tally WHERE id = 1 FOR UPDATE',
       );
@@ -164,14 +163,8 @@ export class PostgresCacheStore implements CacheStore {
         tally.entries,
         tally.bytes,
       ]);
-      await client.query('COMMIT');
       return result;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   /** Deletes the matching entries, taking them off the tally; how many went. */

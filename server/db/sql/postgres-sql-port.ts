@@ -3,6 +3,7 @@
  * COMMIT; 64-bit integers (the millisecond timestamps) come back as numbers, as from SQLite.
  */
 import pg, { type Pool, type PoolClient } from 'pg';
+import { inPostgresTransaction } from '../postgres-transaction';
 import type { SqlDialect, SqlPort } from './sql-port';
 import { type SqlCall, type SqlRunResult, type SqlSteps, driveAsync } from './sql-steps';
 import { asUniqueConflict } from './unique-violation';
@@ -55,18 +56,7 @@ export class PostgresSqlPort implements SqlPort {
   }
 
   async transaction<T>(work: () => SqlSteps<T>): Promise<T> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
-      const result = await driveAsync(work(), (call) => answer(client, call));
-      await client.query('COMMIT');
-      return result;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+    return inPostgresTransaction(this.pool, (client) => driveAsync(work(), (call) => answer(client, call)));
   }
 
   async exclusive<T>(name: string, fn: () => Promise<T>): Promise<T> {

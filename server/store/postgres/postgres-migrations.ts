@@ -4,6 +4,7 @@
  * lock, so several instances starting at once migrate once: the second waits, then finds nothing to do.
  */
 import type { Pool } from 'pg';
+import { inPostgresTransaction } from '../../db/postgres-transaction';
 
 export interface PostgresMigration {
   /** 1, 2, 3 ... within the module; never renumber a released step. */
@@ -22,13 +23,11 @@ export async function migratePostgres(
   module: string,
   migrations: readonly PostgresMigration[],
 ): Promise<number> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+  return inPostgresTransaction(pool, async (client) => {
     await client.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
     await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
-      module text NOT NULL, version integer NOT NULL, description text NOT NULL, applied bigint NOT NULL,
-      PRIMARY KEY (module, version))`);
+    module text NOT NULL, version integer NOT NULL, description text NOT NULL, applied bigint NOT NULL,
+    PRIMARY KEY (module, version))`);
     const done = await client.query<{ version: number }>(
       'SELECT version FROM schema_migrations WHERE module = $1',
       [module],
@@ -44,14 +43,8 @@ export async function migratePostgres(
       );
       count += 1;
     }
-    await client.query('COMMIT');
     return count;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 /**

@@ -4,6 +4,7 @@
  * Epoch-millisecond bigints are read as float8 so that rows hold numbers whatever the pool's type parsers.
  */
 import type { Pool, PoolClient } from 'pg';
+import { inPostgresTransaction } from '../../db/postgres-transaction';
 
 export type Queryable = Pool | PoolClient;
 
@@ -36,20 +37,11 @@ function isUniqueViolation(error: unknown): boolean {
  * same key at once) retries once: the retry sees the other's row and applies the `ifExists` rule.
  */
 export async function inTransaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    const client = await pool.connect();
-    try {
-      await client.query('BEGIN');
-      const result = await work(client);
-      await client.query('COMMIT');
-      return result;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      if (attempt === 0 && isUniqueViolation(error)) continue;
-      throw error;
-    } finally {
-      client.release();
-    }
+  try {
+    return await inPostgresTransaction(pool, work);
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    return inPostgresTransaction(pool, work);
   }
 }
 
