@@ -13,6 +13,7 @@ export type {
 } from './types';
 export { convertPipeline } from './convert';
 export { languageForMime } from './language';
+export { loadPipelineSchema } from './schema';
 export { PipelineFormSwitch, type PipelineFormSwitchProps } from './PipelineFormSwitch';
 
 const loadPipelineEditor = () => import('./PipelineEditorView');
