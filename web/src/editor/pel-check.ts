@@ -6,7 +6,7 @@
 import { analyze, type PelDiagnostic } from '../../../shared/pel/analyze';
 import type { SourcePosition } from '../../../shared/pipeline/model';
 import { locateInScalar } from '../../../shared/pipeline/locate';
-import { scanPipeline, type ScalarInText } from './pel-scan';
+import { scanPipeline, type ScalarInText, type ScanResult } from './pel-scan';
 
 export interface PelProblem {
   severity: 'error' | 'warning';
@@ -110,7 +110,15 @@ export function checkPipelineExpressions(
   cache: PelCheckCache = new PelCheckCache(),
   deadline?: number,
 ): PelProblem[] | null {
-  const { scalars, warnings } = scanPipeline(lines, language);
+  return checkScannedPipeline(scanPipeline(lines, language), cache, deadline);
+}
+
+/** The same, for a text already scanned (the editor scans each version of its model once). */
+export function checkScannedPipeline(
+  { scalars, warnings }: ScanResult,
+  cache: PelCheckCache,
+  deadline?: number,
+): PelProblem[] | null {
   const problems: PelProblem[] = [];
   let analysed = 0;
   for (const scalar of scalars) {

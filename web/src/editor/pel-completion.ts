@@ -1,8 +1,9 @@
 /** Completion inside `#{...}` of pipeline values: roots, declared vars, body fields, methods, utilities. */
 import type * as Monaco from 'monaco-editor';
 import { complete, type CompletionKind } from '../../../shared/pel/complete';
-import { positionInScalar, scalarAt } from './pel-locate';
-import { scopeOfPipeline } from './pel-scope';
+import { scanOfModel } from './model-scan';
+import { positionInScalar, scalarAmong } from './pel-locate';
+import { scopeOfLines } from './pel-scope';
 import { PIPELINE_URI_LANGUAGE, pipelineFormOf } from './uri-language';
 
 function kindOf(monaco: typeof Monaco, kind: CompletionKind): Monaco.languages.CompletionItemKind {
@@ -26,11 +27,11 @@ export function registerPelCompletion(monaco: typeof Monaco): void {
     provideCompletionItems(model, position) {
       const language = pipelineFormOf(model.getLanguageId());
       if (!language) return { suggestions: [] };
-      const lines = model.getLinesContent();
-      const found = scalarAt(lines, language, { line: position.lineNumber, column: position.column });
+      const { lines, scan } = scanOfModel(model, language);
+      const found = scalarAmong(scan.scalars, { line: position.lineNumber, column: position.column });
       if (!found) return { suggestions: [] };
       const { scalar, offset } = found;
-      const scope = scopeOfPipeline(model.getValue(), language);
+      const scope = scopeOfLines(lines, language);
       const result = complete(scalar.value, offset, scope, 'template');
       if (result.items.length === 0) return { suggestions: [] };
       const from = positionInScalar(scalar, result.from);

@@ -30,7 +30,14 @@ export function scalarAt(
   language: 'yaml' | 'json' | 'uri',
   at: SourcePosition,
 ): { scalar: ScalarInText; offset: number } | null {
-  const { scalars } = scanPipeline(lines, language);
+  return scalarAmong(scanPipeline(lines, language).scalars, at);
+}
+
+/** The same among the scalars of a text already scanned. */
+export function scalarAmong(
+  scalars: readonly ScalarInText[],
+  at: SourcePosition,
+): { scalar: ScalarInText; offset: number } | null {
   for (const scalar of scalars) {
     if (at.line < scalar.start.line || at.line > lastLine(scalar)) continue;
     if (scalar.style !== 'literal') {

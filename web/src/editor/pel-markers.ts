@@ -3,7 +3,8 @@
  * (each value's analysis is cached by its text, so a keystroke re-analyses only the value it touched).
  */
 import type * as Monaco from 'monaco-editor';
-import { checkPipelineExpressions, PelCheckCache, type PelProblem } from './pel-check';
+import { scanOfModel } from './model-scan';
+import { checkScannedPipeline, PelCheckCache, type PelProblem } from './pel-check';
 import { pipelineFormOf } from './uri-language';
 
 export const PEL_MARKER_OWNER = 'pel';
@@ -38,7 +39,7 @@ export function trackPelMarkers(monaco: typeof Monaco, model: Monaco.editor.ITex
       return;
     }
     const deadline = performance.now() + PEL_CHECK_SLICE_MS;
-    const problems = checkPipelineExpressions(model.getLinesContent(), language, cache, deadline);
+    const problems = checkScannedPipeline(scanOfModel(model, language).scan, cache, deadline);
     if (problems === null) {
       timer = setTimeout(check, 0);
       return;

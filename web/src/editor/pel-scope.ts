@@ -62,7 +62,12 @@ let last: { key: string; scope: CompletionScope } | null = null;
 
 /** Sample values (or at least names) of vars, headers and body, read from the pipeline being edited. */
 export function scopeOfPipeline(text: string, language: 'yaml' | 'json' | 'uri'): CompletionScope {
-  const source = language === 'yaml' ? yamlSections(text.split('\n')) : text;
+  return scopeOfLines(text.split('\n'), language);
+}
+
+/** The same, from the text's lines (as the editor's model gives them). */
+export function scopeOfLines(lines: readonly string[], language: 'yaml' | 'json' | 'uri'): CompletionScope {
+  const source = language === 'yaml' ? yamlSections(lines) : lines.join('\n');
   const key = `${language}\u0000${source}`;
   if (last?.key !== key) last = { key, scope: readScope(source, language) };
   return last.scope;
