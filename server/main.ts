@@ -7,7 +7,17 @@ import { createHttpServer } from './http/http-server';
 import { DEFAULT_LISTENER_CONFIG } from './http/listener-config';
 import { createLogger } from './logging/logger';
 
-const config = loadConfig();
+const config = (() => {
+  try {
+    return loadConfig();
+  } catch (error) {
+    // A wrong setting is the operator's to fix: one line saying which, not a stack trace.
+    process.stderr.write(
+      `Pipework cannot start: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    process.exit(1);
+  }
+})();
 const logger = createLogger(config.logLevel);
 const listener = config.listener ?? DEFAULT_LISTENER_CONFIG;
 const services = await createServices(config, logger).catch((error: unknown) => {

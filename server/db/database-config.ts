@@ -2,7 +2,6 @@
  * Which database the server runs on. SQLite in the data folder is the default; `PIPEWORK_DATABASE_URL`
  * (`postgres://user:password@host:port/database`) selects PostgreSQL, which several instances share.
  */
-import { PipeworkError } from '../../shared/errors';
 import { positiveIntFrom } from '../config-env';
 
 export interface PostgresDatabaseConfig {
@@ -24,16 +23,10 @@ export function loadPostgresDatabaseConfig(env: NodeJS.ProcessEnv): PostgresData
   try {
     protocol = new URL(url).protocol;
   } catch {
-    throw new PipeworkError(
-      'PARAM_INVALID',
-      'PIPEWORK_DATABASE_URL is not a URL (postgres://user@host:5432/db).',
-    );
+    throw new Error('PIPEWORK_DATABASE_URL is not a URL (postgres://user@host:5432/db).');
   }
   if (protocol !== 'postgres:' && protocol !== 'postgresql:') {
-    throw new PipeworkError(
-      'PARAM_INVALID',
-      `PIPEWORK_DATABASE_URL must be a postgres:// URL; '${protocol}' is not supported.`,
-    );
+    throw new Error(`PIPEWORK_DATABASE_URL must be a postgres:// URL; '${protocol}' is not supported.`);
   }
   return {
     url,
