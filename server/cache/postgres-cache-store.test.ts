@@ -1,8 +1,12 @@
 // The PostgreSQL cache on a real throwaway cluster: the CacheStore contract, and two pools (two instances)
 // sharing one schema: what one puts the other reads, and the bounds hold while both put at once.
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postgresMissingReason, startTestPostgres, type TestPostgres } from '../testing/postgres';
+import {
+  freshTestSchema,
+  postgresMissingReason,
+  startTestPostgres,
+  type TestPostgres,
+} from '../testing/postgres';
 import type { CacheConfig } from './cache-config';
 import { json, parsed, runCacheStoreContract } from './cache-store.contract';
 import { PostgresCacheStore } from './postgres-cache-store';
@@ -11,7 +15,6 @@ const pgMissing = postgresMissingReason();
 if (pgMissing) console.warn(`PostgreSQL cache tests skipped: ${pgMissing}`);
 
 let postgres: TestPostgres | undefined;
-let schemas = 0;
 
 beforeAll(async () => {
   if (!pgMissing) postgres = await startTestPostgres();
@@ -22,27 +25,9 @@ afterAll(() => {
 });
 
 /** Pools (one per instance) on a fresh, empty schema of the throwaway cluster, and how to drop it. */
-async function freshSchema(instances: number): Promise<{ pools: pg.Pool[]; drop(): Promise<void> }> {
-  const schema = `cache_${process.pid}_${++schemas}`;
-  const admin = new pg.Client(postgres!.url);
-  await admin.connect();
-  await admin.query(`CREATE SCHEMA ${schema}`);
-  await admin.end();
-  const options = `-c search_path=${schema}`;
-  const pools = Array.from(
-    { length: instances },
-    () => new pg.Pool({ connectionString: postgres!.url, max: 4, options }),
-  );
-  return {
-    pools,
-    async drop() {
-      await Promise.all(pools.map((pool) => pool.end()));
-      const cleanup = new pg.Client(postgres!.url);
-      await cleanup.connect();
-      await cleanup.query(`DROP SCHEMA ${schema} CASCADE`);
-      await cleanup.end();
-    },
-  };
+async function freshSchema(instances: number) {
+  const schema = await freshTestSchema(postgres!.url, 'cache');
+  return { pools: Array.from({ length: instances }, () => schema.pool()), drop: schema.drop };
 }
 
 if (!pgMissing) {

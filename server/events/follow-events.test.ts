@@ -7,12 +7,16 @@ import { silentLogger } from '../logging/logger';
 import { PostgresPropertyStore } from '../store/postgres/postgres-property-store';
 import { PropertyService } from '../store/property-service';
 import { makePrincipal } from '../store/test-fixtures';
-import { postgresMissingReason, startTestPostgres, type TestPostgres } from '../testing/postgres';
+import {
+  freshTestSchema,
+  postgresMissingReason,
+  startTestPostgres,
+  type TestPostgres,
+} from '../testing/postgres';
 import { EventBus, type PipeworkEvent } from './event-bus';
 import { followEvents, parseLastEventId } from './follow-events';
 import { outboxWriter } from './postgres-event-outbox';
 import { PostgresEventRelay } from './postgres-event-relay';
-import { freshEventSchema } from './postgres-events-testing';
 
 /** Generous: the machine running the tests may be busy. */
 const WAIT = { timeout: 5_000 };
@@ -74,7 +78,7 @@ afterAll(() => postgres?.stop());
 
 /** An instance's relay and bus, and a writer on the same schema; `close` ends all. */
 async function relayed() {
-  const schema = await freshEventSchema(postgres!.url);
+  const schema = await freshTestSchema(postgres!.url, 'events');
   const pool = schema.pool();
   const store = await PostgresPropertyStore.open(pool, {
     beforeCommit: outboxWriter({ channel: schema.channel }),

@@ -5,11 +5,15 @@ import { PostgresJobLock } from '../db';
 import { PostgresNotifications } from '../db/postgres-notifications';
 import { silentLogger } from '../logging/logger';
 import { PostgresPropertyStore } from '../store/postgres/postgres-property-store';
-import { postgresMissingReason, startTestPostgres, type TestPostgres } from '../testing/postgres';
+import {
+  freshTestSchema,
+  postgresMissingReason,
+  startTestPostgres,
+  type TestPostgres,
+} from '../testing/postgres';
 import { EventBus } from './event-bus';
 import { outboxWriter } from './postgres-event-outbox';
 import { PostgresEventRelay } from './postgres-event-relay';
-import { freshEventSchema } from './postgres-events-testing';
 import { startOutboxPrune } from './outbox-prune-job';
 
 const pgMissing = postgresMissingReason();
@@ -25,7 +29,7 @@ afterAll(() => postgres?.stop());
 
 describe.skipIf(pgMissing !== undefined)('startOutboxPrune', () => {
   it('deletes events older than the retention once between two instances, and keeps the rest', async () => {
-    const schema = await freshEventSchema(postgres!.url);
+    const schema = await freshTestSchema(postgres!.url, 'events');
     const instances = await Promise.all(
       [1, 2].map(async () => {
         const pool = schema.pool(3);

@@ -4,7 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresPropertyStore } from '../store/postgres/postgres-property-store';
 import { PropertyService } from '../store/property-service';
 import { errorCode, makePrincipal } from '../store/test-fixtures';
-import { postgresMissingReason, startTestPostgres, type TestPostgres } from '../testing/postgres';
+import {
+  freshTestSchema,
+  postgresMissingReason,
+  startTestPostgres,
+  type TestPostgres,
+} from '../testing/postgres';
 import { EventBus, type PipeworkEvent } from './event-bus';
 import { runAtEventDepth } from './event-context';
 import {
@@ -14,7 +19,6 @@ import {
   outboxWriter,
   pruneOutbox,
 } from './postgres-event-outbox';
-import { freshEventSchema } from './postgres-events-testing';
 
 const pgMissing = postgresMissingReason();
 if (pgMissing) console.warn(`PostgreSQL event outbox tests skipped: ${pgMissing}`);
@@ -32,7 +36,7 @@ const strip = ({ eventKey, payload, actor, depth }: PipeworkEvent) => ({ eventKe
 
 describe.skipIf(pgMissing !== undefined)('PostgreSQL event outbox', () => {
   it('holds exactly the events PropertyService publishes, for every kind of write', async () => {
-    const schema = await freshEventSchema(postgres!.url);
+    const schema = await freshTestSchema(postgres!.url, 'events');
     try {
       const pool = schema.pool();
       await migrateEventOutbox(pool);
@@ -86,7 +90,7 @@ describe.skipIf(pgMissing !== undefined)('PostgreSQL event outbox', () => {
   });
 
   it('writes nothing for a write that fails or changes nothing, and PropertyService publishes nothing itself', async () => {
-    const schema = await freshEventSchema(postgres!.url);
+    const schema = await freshTestSchema(postgres!.url, 'events');
     try {
       const pool = schema.pool();
       await migrateEventOutbox(pool);
@@ -112,7 +116,7 @@ describe.skipIf(pgMissing !== undefined)('PostgreSQL event outbox', () => {
   });
 
   it('holds a second writer until the first commits, so no reader sees an id before a smaller one', async () => {
-    const schema = await freshEventSchema(postgres!.url);
+    const schema = await freshTestSchema(postgres!.url, 'events');
     try {
       const pool = schema.pool();
       await migrateEventOutbox(pool);
@@ -155,7 +159,7 @@ describe.skipIf(pgMissing !== undefined)('PostgreSQL event outbox', () => {
   });
 
   it('prunes events older than the retention, with their listener claims', async () => {
-    const schema = await freshEventSchema(postgres!.url);
+    const schema = await freshTestSchema(postgres!.url, 'events');
     try {
       const pool = schema.pool();
       await migrateEventOutbox(pool);

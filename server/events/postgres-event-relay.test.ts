@@ -7,12 +7,17 @@ import { silentLogger } from '../logging/logger';
 import { PostgresPropertyStore } from '../store/postgres/postgres-property-store';
 import { PropertyService } from '../store/property-service';
 import { makePrincipal } from '../store/test-fixtures';
-import { postgresMissingReason, startTestPostgres, type TestPostgres } from '../testing/postgres';
+import {
+  freshTestSchema,
+  postgresMissingReason,
+  startTestPostgres,
+  type TestPostgres,
+  type TestSchema,
+} from '../testing/postgres';
 import type { Property } from '../../shared/property';
 import { EventBus, type PipeworkEvent } from './event-bus';
 import { outboxWriter } from './postgres-event-outbox';
 import { PostgresEventRelay } from './postgres-event-relay';
-import { freshEventSchema, type TestSchema } from './postgres-events-testing';
 
 /** Generous: the machine running the tests may be busy. */
 const WAIT = { timeout: 5_000 };
@@ -70,7 +75,7 @@ const target = (event: PipeworkEvent) => (event.payload as { target: Property | 
 
 describe.skipIf(pgMissing !== undefined)('PostgresEventRelay', () => {
   it('delivers a write made through instance A on the bus of instance B, with the same id', async () => {
-    const schema = await freshEventSchema(postgres!.url);
+    const schema = await freshTestSchema(postgres!.url, 'events');
     const a = await instance(schema);
     const b = await instance(schema);
     try {
@@ -90,7 +95,7 @@ describe.skipIf(pgMissing !== undefined)('PostgresEventRelay', () => {
   });
 
   it('gives both instances every event of 200 concurrent writes in one commit order, per key by version', async () => {
-    const schema = await freshEventSchema(postgres!.url);
+    const schema = await freshTestSchema(postgres!.url, 'events');
     const a = await instance(schema);
     const b = await instance(schema);
     try {
@@ -122,7 +127,7 @@ describe.skipIf(pgMissing !== undefined)('PostgresEventRelay', () => {
   });
 
   it('catches up from its cursor after a restart, and after its listening connection was lost', async () => {
-    const schema = await freshEventSchema(postgres!.url);
+    const schema = await freshTestSchema(postgres!.url, 'events');
     const a = await instance(schema);
     let b = await instance(schema);
     try {

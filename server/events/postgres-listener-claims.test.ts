@@ -10,12 +10,17 @@ import { silentLogger } from '../logging/logger';
 import { PostgresPropertyStore } from '../store/postgres/postgres-property-store';
 import { PropertyService } from '../store/property-service';
 import { makePrincipal } from '../store/test-fixtures';
-import { postgresMissingReason, startTestPostgres, type TestPostgres } from '../testing/postgres';
+import {
+  freshTestSchema,
+  postgresMissingReason,
+  startTestPostgres,
+  type TestPostgres,
+  type TestSchema,
+} from '../testing/postgres';
 import { EventBus } from './event-bus';
 import { EventListenDispatcher } from './event-listen-dispatcher';
 import { migrateEventOutbox, outboxWriter } from './postgres-event-outbox';
 import { startPostgresEvents } from './postgres-events';
-import { freshEventSchema, type TestSchema } from './postgres-events-testing';
 
 /** Generous: the machine running the tests may be busy. */
 const WAIT = { timeout: 5_000 };
@@ -97,7 +102,7 @@ async function instance(schema: TestSchema, name: string, runs: Runs) {
 
 describe.skipIf(pgMissing !== undefined)('event.listen across instances (PostgresListenerClaims)', () => {
   it('fires the listener once per event in the whole installation, on one instance or the other', async () => {
-    const schema = await freshEventSchema(postgres!.url);
+    const schema = await freshTestSchema(postgres!.url, 'events');
     const runs: Runs = [];
     const a = await instance(schema, 'A', runs);
     const b = await instance(schema, 'B', runs);
@@ -124,7 +129,7 @@ describe.skipIf(pgMissing !== undefined)('event.listen across instances (Postgre
   });
 
   it('catches up at start on events committed while no instance dispatched, skipping claimed ones', async () => {
-    const schema = await freshEventSchema(postgres!.url);
+    const schema = await freshTestSchema(postgres!.url, 'events');
     const runs: Runs = [];
     const a = await instance(schema, 'A', runs);
     const writer = await instance(schema, 'writer', runs); // never dispatches

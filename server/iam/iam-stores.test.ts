@@ -3,11 +3,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import { openDatabase, type SqliteDatabase } from '../db';
 import { PostgresSqlPort, SqliteSqlPort } from '../db/sql';
-import { postgresMissingReason, startTestPostgres, type TestPostgres } from '../testing/postgres';
+import {
+  freshTestSchema,
+  postgresMissingReason,
+  startTestPostgres,
+  type TestPostgres,
+} from '../testing/postgres';
 import { runIamStoreContract } from './iam-store.contract';
 
 // On SQLite an installation is one instance: its "second instance" is the same database handle, so the
@@ -28,7 +32,6 @@ runIamStoreContract('SQLite', async () => {
 const pgMissing = postgresMissingReason();
 if (pgMissing) console.warn(`PostgreSQL IAM store tests skipped: ${pgMissing}`);
 let postgres: TestPostgres | undefined;
-let schemas = 0;
 
 beforeAll(async () => {
   if (!pgMissing) postgres = await startTestPostgres();
@@ -37,29 +40,7 @@ afterAll(() => postgres?.stop());
 
 if (!pgMissing) {
   runIamStoreContract('PostgreSQL', async () => {
-    const schema = `iam_${process.pid}_${++schemas}`;
-    const admin = new pg.Client(postgres!.url);
-    await admin.connect();
-    await admin.query(`CREATE SCHEMA ${schema}`);
-    await admin.end();
-    const pools: pg.Pool[] = [];
-    return {
-      port() {
-        const pool = new pg.Pool({
-          connectionString: postgres!.url,
-          max: 4,
-          options: `-c search_path=${schema}`,
-        });
-        pools.push(pool);
-        return new PostgresSqlPort(pool);
-      },
-      async dispose() {
-        await Promise.all(pools.map((p) => p.end()));
-        const cleanup = new pg.Client(postgres!.url);
-        await cleanup.connect();
-        await cleanup.query(`DROP SCHEMA ${schema} CASCADE`);
-        await cleanup.end();
-      },
-    };
+    const schema = await freshTestSchema(postgres!.url, 'iam');
+    return { port: () => new PostgresSqlPort(schema.pool()), dispose: schema.drop };
   });
 }

@@ -2,12 +2,14 @@
  * A real PostgreSQL on loopback for tests: `initdb` into a temporary folder, trust authentication on
  * 127.0.0.1 only, a free port, started once per test file and stopped (and removed) after. As root (CI
  * containers), the cluster belongs to the `postgres` account, because initdb refuses to run as root.
+ * Tests keep apart on one cluster with `freshTestSchema`: an empty schema each, dropped after.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 
 export interface TestPostgres {
   /** `postgres://postgres@127.0.0.1:<port>/postgres` */
@@ -106,6 +108,49 @@ export async function startTestPostgres(options: { durable?: boolean } = {}): Pr
       } finally {
         rmSync(base, { recursive: true, force: true });
       }
+    },
+  };
+}
+
+/** An empty schema of a test cluster: as many pools on it as the test wants instances, and its own channel. */
+export interface TestSchema {
+  url: string;
+  /** A new pool on the schema: one per simulated instance. */
+  pool(max?: number): pg.Pool;
+  /** What a single client (an instance's listening connection, a sync bridge) connects with. */
+  connection: pg.ClientConfig;
+  /** A NOTIFY channel of this schema alone (channels are database-wide). */
+  channel: string;
+  /** Ends the pools it made, then drops the schema and all in it. */
+  drop(): Promise<void>;
+}
+
+let schemas = 0;
+
+/** Creates an empty schema named `<prefix>_<pid>_<n>` on the cluster at `url`. */
+export async function freshTestSchema(url: string, prefix: string): Promise<TestSchema> {
+  const schema = `${prefix}_${process.pid}_${++schemas}`;
+  const admin = new pg.Client(url);
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  await admin.end();
+  const connection: pg.ClientConfig = { connectionString: url, options: `-c search_path=${schema}` };
+  const pools: pg.Pool[] = [];
+  return {
+    url,
+    connection,
+    channel: `pipework_events_${schema}`,
+    pool(max = 4) {
+      const pool = new pg.Pool({ ...connection, max });
+      pools.push(pool);
+      return pool;
+    },
+    async drop() {
+      await Promise.all(pools.filter((p) => !p.ended).map((p) => p.end()));
+      const cleanup = new pg.Client(url);
+      await cleanup.connect();
+      await cleanup.query(`DROP SCHEMA ${schema} CASCADE`);
+      await cleanup.end();
     },
   };
 }

@@ -3,7 +3,12 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileKeyPattern, scanRanges } from '../../../shared/property';
-import { postgresMissingReason, startTestPostgres, type TestPostgres } from '../../testing/postgres';
+import {
+  freshTestSchema,
+  postgresMissingReason,
+  startTestPostgres,
+  type TestPostgres,
+} from '../../testing/postgres';
 import { runPropertyStoreContract } from '../property-store.contract';
 import { POSTGRES_PROPERTY_MIGRATIONS, migratePostgres } from './postgres-migrations';
 import { PostgresPropertyStore } from './postgres-property-store';
@@ -13,7 +18,6 @@ const pgMissing = postgresMissingReason();
 if (pgMissing) console.warn(`PostgreSQL property store tests skipped: ${pgMissing}`);
 
 let postgres: TestPostgres | undefined;
-let schemas = 0;
 
 beforeAll(async () => {
   if (!pgMissing) postgres = await startTestPostgres();
@@ -24,23 +28,9 @@ afterAll(() => {
 });
 
 /** A pool on a fresh, empty schema of the throwaway cluster, and how to drop it. */
-async function freshSchema(): Promise<{ pool: pg.Pool; drop(): Promise<void> }> {
-  const schema = `test_${process.pid}_${++schemas}`;
-  const admin = new pg.Client(postgres!.url);
-  await admin.connect();
-  await admin.query(`CREATE SCHEMA ${schema}`);
-  await admin.end();
-  const pool = new pg.Pool({ connectionString: postgres!.url, max: 4, options: `-c search_path=${schema}` });
-  return {
-    pool,
-    async drop() {
-      await pool.end();
-      const cleanup = new pg.Client(postgres!.url);
-      await cleanup.connect();
-      await cleanup.query(`DROP SCHEMA ${schema} CASCADE`);
-      await cleanup.end();
-    },
-  };
+async function freshSchema() {
+  const schema = await freshTestSchema(postgres!.url, 'test');
+  return { pool: schema.pool(), drop: schema.drop };
 }
 
 if (!pgMissing) {

@@ -11,7 +11,12 @@ import type { Property, PropertyQuery } from '../../../../shared/property';
 import { EventBus, type PipeworkEvent } from '../../../events/event-bus';
 import { runAtEventDepth } from '../../../events/event-context';
 import { migrateEventOutbox, outboxEventsAfter, outboxWriter } from '../../../events/postgres-event-outbox';
-import { postgresMissingReason, startTestPostgres, type TestPostgres } from '../../../testing/postgres';
+import {
+  freshTestSchema,
+  postgresMissingReason,
+  startTestPostgres,
+  type TestPostgres,
+} from '../../../testing/postgres';
 import { PropertyService } from '../../property-service';
 import { propertyUtilityFactory } from '../../property-utility';
 import { createTestPropertyService, makePrincipal } from '../../test-fixtures';
@@ -22,7 +27,6 @@ const pgMissing = postgresMissingReason();
 if (pgMissing) console.warn(`PostgreSQL sync bridge tests skipped: ${pgMissing}`);
 
 let postgres: TestPostgres | undefined;
-let schemas = 0;
 beforeAll(async () => {
   if (!pgMissing) postgres = await startTestPostgres();
 }, 60_000);
@@ -34,18 +38,18 @@ afterEach(async () => {
   for (const thing of opened.splice(0).reverse()) await thing.close();
 });
 
-/** A fresh schema of the throwaway cluster: connection settings (to `url`) and a pool (straight to it). */
+/**
+ * A fresh schema of the throwaway cluster, dropped after the test: connection settings (to `url`), a pool
+ * (straight to the cluster) and the schema's NOTIFY channel.
+ */
 async function freshSchema(url = postgres!.url) {
-  const schema = `bridge_${process.pid}_${++schemas}`;
-  const admin = new pg.Client(postgres!.url);
-  await admin.connect();
-  await admin.query(`CREATE SCHEMA ${schema}`);
-  await admin.end();
-  const options = `-c search_path=${schema}`;
-  const connection = { connectionString: url, options };
-  const pool = new pg.Pool({ connectionString: postgres!.url, options, max: 4 });
-  opened.push({ close: () => pool.end() });
-  return { connection, pool };
+  const schema = await freshTestSchema(postgres!.url, 'bridge');
+  opened.push({ close: () => schema.drop() });
+  return {
+    connection: { ...schema.connection, connectionString: url },
+    pool: schema.pool(),
+    channel: schema.channel,
+  };
 }
 
 /** A PostgreSQL store on a fresh schema, offering the synchronous calls through a bridge. */
@@ -270,9 +274,8 @@ describe.skipIf(pgMissing !== undefined)('@property on PostgreSQL through the br
 
 describe.skipIf(pgMissing !== undefined)('@property.updateValue with the event outbox', () => {
   it('records the write’s events in the outbox, in its transaction, at the caller’s depth, once', async () => {
-    const { connection, pool } = await freshSchema();
+    const { connection, pool, channel } = await freshSchema();
     await migrateEventOutbox(pool);
-    const channel = `pipework_events_bridge_${process.pid}_${schemas}`;
     const syncBridge = await PostgresSyncBridge.start({ connection, outbox: { channel } });
     const beforeCommit = outboxWriter({ channel });
     const store = await PostgresPropertyStore.open(pool, { syncBridge, beforeCommit });
