@@ -2,8 +2,8 @@
  * Loads the top level and every expanded folder, one level per request and page by page
  * (`property.keys.children.page`): a folder shows its first entries at once, whatever its size.
  */
-import { keepPreviousData, useQueries } from '@tanstack/react-query';
-import { useCallback, useState } from 'react';
+import { keepPreviousData, useQueries, type UseQueryResult } from '@tanstack/react-query';
+import { useCallback, useMemo, useState } from 'react';
 import { useApi, type ApiClient } from '../../api';
 import { folderPage } from '../api/property-api';
 import { toEntries } from '../api/property-paths';
@@ -33,18 +33,11 @@ async function loadFolder(
 export function useTreeChildren(expanded: ReadonlySet<string>) {
   const api = useApi();
   const [wanted, setWanted] = useState<Readonly<Record<string, number>>>({});
-  const folders = ['', ...expanded];
-  const result = useQueries({
-    queries: folders.map((folder) => {
-      const want = wanted[folder] ?? PAGE_SIZE;
-      return {
-        queryKey: [...childrenQueryKey(folder), want],
-        queryFn: ({ signal }: { signal: AbortSignal }) => loadFolder(api, folder, want, signal),
-        placeholderData: keepPreviousData,
-        staleTime: 30_000,
-      };
-    }),
-    combine: (results) => {
+  const folders = useMemo(() => ['', ...expanded], [expanded]);
+  // Stable while the folders and their results are: an inline combine would run (and make a new lookup, hence
+  // a new row list) on every render, every scroll event included.
+  const combine = useCallback(
+    (results: UseQueryResult<FolderListing>[]) => {
       const loaded = new Map<string, FolderListing>();
       const errors: Error[] = [];
       results.forEach((r, i) => {
@@ -57,6 +50,19 @@ export function useTreeChildren(expanded: ReadonlySet<string>) {
       const error = errors[0] ?? null;
       return { loaded, error };
     },
+    [folders],
+  );
+  const result = useQueries({
+    queries: folders.map((folder) => {
+      const want = wanted[folder] ?? PAGE_SIZE;
+      return {
+        queryKey: [...childrenQueryKey(folder), want],
+        queryFn: ({ signal }: { signal: AbortSignal }) => loadFolder(api, folder, want, signal),
+        placeholderData: keepPreviousData,
+        staleTime: 30_000,
+      };
+    }),
+    combine,
   });
   const lookup: ChildrenLookup = useCallback((folder) => result.loaded.get(folder), [result.loaded]);
   const showMore = useCallback((folder: string, shown: number) => {
