@@ -77,21 +77,23 @@ export function outboxWriter(options: OutboxWriterOptions = {}): BeforeCommitHoo
     const events = propertyChangeEvents(changes, write.actor);
     if (events.length === 0) return;
     await client.query(`SELECT pg_advisory_xact_lock(${OUTBOX_LOCK})`);
-    const inserted = await client.query<{ id: string }>(
-      `INSERT INTO event_outbox (event_key, payload, timestamp, depth, actor)
-       SELECT event_key, payload, $3::bigint, $4::integer, actor
-       FROM unnest($1::text[], $2::text[], $5::text[]) WITH ORDINALITY AS e (event_key, payload, actor, n)
-       ORDER BY n RETURNING id`,
+    // Inserted and announced in one statement: the payload is the highest new id, sent when the write commits.
+    await client.query(
+      `WITH inserted AS (
+         INSERT INTO event_outbox (event_key, payload, timestamp, depth, actor)
+         SELECT event_key, payload, $3::bigint, $4::integer, actor
+         FROM unnest($1::text[], $2::text[], $5::text[]) WITH ORDINALITY AS e (event_key, payload, actor, n)
+         ORDER BY n RETURNING id)
+       SELECT pg_notify($6, max(id)::text) FROM inserted`,
       [
         events.map((e) => e.eventKey),
         events.map((e) => JSON.stringify(e.payload)),
         clock(),
         currentEventDepth(),
         events.map((e) => e.actor),
+        channel,
       ],
     );
-    const last = inserted.rows.reduce((max, row) => Math.max(max, Number(row.id)), 0);
-    await client.query('SELECT pg_notify($1, $2)', [channel, String(last)]);
   };
 }
 
