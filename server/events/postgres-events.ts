@@ -9,7 +9,6 @@ import type { JobLock } from '../db';
 import type { PostgresNotifications } from '../db/postgres-notifications';
 import type { Logger } from '../logging/logger';
 import type { EventBus } from './event-bus';
-import { migrateEventOutbox } from './postgres-event-outbox';
 import { PostgresEventRelay } from './postgres-event-relay';
 import { PostgresListenerClaims } from './postgres-listener-claims';
 import { startOutboxPrune, type OutboxPrune } from './outbox-prune-job';
@@ -40,7 +39,7 @@ export interface PostgresEvents {
 
 export async function startPostgresEvents(options: PostgresEventsOptions): Promise<PostgresEvents> {
   const { pool, notifications, bus, logger, channel } = options;
-  await migrateEventOutbox(pool);
+  // The relay's start creates the events tables when they are missing.
   const relay = await PostgresEventRelay.start({ pool, notifications, bus, logger, channel });
   const claims = new PostgresListenerClaims(pool, { logger });
   const prune = startOutboxPrune(relay, { lock: options.lock, retentionMs: options.retentionMs, logger });
