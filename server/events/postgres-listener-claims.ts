@@ -72,12 +72,7 @@ export class PostgresListenerClaims implements DispatchCoordination {
   handled(eventId: number): void {
     if (eventId <= this.pendingMark) return;
     this.pendingMark = eventId;
-    if (this.timer || this.closed) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      void this.flush();
-    }, this.flushMs);
-    this.timer.unref();
+    if (!this.timer && !this.closed) this.flushLater();
   }
 
   /** The installation's dispatch mark: every event up to it was dispatched by some instance. */
@@ -96,7 +91,7 @@ export class PostgresListenerClaims implements DispatchCoordination {
         this.writtenMark = mark;
       } catch (error) {
         this.options.logger.warn({ err: error, mark }, 'event dispatch mark not written; retrying');
-        if (!this.timer && !this.closed) this.retryLater();
+        if (!this.timer && !this.closed) this.flushLater();
       }
     });
     return this.flushing;
@@ -110,7 +105,8 @@ export class PostgresListenerClaims implements DispatchCoordination {
     await this.flush();
   }
 
-  private retryLater(): void {
+  /** Writes the mark in `flushMs` (after a new event was handled, or to retry a failed write). */
+  private flushLater(): void {
     this.timer = setTimeout(() => {
       this.timer = undefined;
       void this.flush();
