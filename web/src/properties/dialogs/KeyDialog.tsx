@@ -1,6 +1,5 @@
 /** Asks for a key (moving a property) or a key, type and value (creating one); shows the server's refusal. */
 import { useState } from 'react';
-import { errorText } from '../api/error-text';
 import { Modal } from './Modal';
 import styles from '../properties.module.css';
 
@@ -31,37 +30,16 @@ export function KeyDialog({
   onClose,
 }: KeyDialogProps) {
   const [values, setValues] = useState<KeyDialogValues>({ key: initialKey, type: 'text/plain', value: '' });
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const set = (field: keyof KeyDialogValues) => (e: { target: { value: string } }) =>
     setValues((v) => ({ ...v, [field]: e.target.value }));
-  const submit = () => {
-    setBusy(true);
-    setError(null);
-    onSubmit({ ...values, key: values.key.trim() }).then(onClose, (e: unknown) => {
-      setBusy(false);
-      setError(errorText(e));
-    });
-  };
   return (
     <Modal
       title={title}
-      onSubmit={submit}
+      submitLabel={submitLabel}
+      submitStyle="primary"
+      submitDisabled={values.key.trim() === ''}
+      onSubmit={() => onSubmit({ ...values, key: values.key.trim() })}
       onClose={onClose}
-      actions={
-        <>
-          <button type="button" className={styles.button} onClick={onClose}>
-            Cancel
-          </button>
-          <button
-            type="submit"
-            className={`${styles.button} ${styles.primary}`}
-            disabled={busy || values.key.trim() === ''}
-          >
-            {submitLabel}
-          </button>
-        </>
-      }
     >
       <label className={styles.field}>
         Key
@@ -83,11 +61,6 @@ export function KeyDialog({
             <textarea rows={6} value={values.value} onChange={set('value')} spellCheck={false} />
           </label>
         </>
-      )}
-      {error && (
-        <p role="alert" className={styles.error}>
-          {error}
-        </p>
       )}
     </Modal>
   );
