@@ -18,6 +18,9 @@ let server: TestServer;
 let dir: string;
 let liteFile: string;
 
+/** sql.query as the admin, in the GET form and on the main server unless told otherwise. */
+const sqlQuery = (input: Record<string, unknown>, form: CommandForm = 'GET', on: TestServer = server) =>
+  callCommand(form, on.url, 'sql.query', input, on.adminAuth);
 const pipeline = (yaml: string) =>
   http(server.url, '/api/v3/pipeline', { body: yaml, type: 'application/yaml', auth: server.adminAuth });
 
@@ -67,12 +70,9 @@ afterAll(async () => {
 
 describe('sql.query on SQLite', () => {
   it.each<CommandForm>(['GET', 'pipeline'])('returns rows as objects (%s), values bound', async (form) => {
-    const response = await callCommand(
-      form,
-      server.url,
-      'sql.query',
+    const response = await sqlQuery(
       { datasource: 'lite', query: 'SELECT name, price FROM items WHERE price > ? ORDER BY id', params: [2] },
-      server.adminAuth,
+      form,
     );
     expect(response.status).toBe(200);
     expect(response.json).toEqual([
@@ -128,23 +128,11 @@ pipeline:
   });
 
   it('refuses a write on a read-only source, and a second statement in one query', async () => {
-    const write = await callCommand(
-      'GET',
-      server.url,
-      'sql.query',
-      { datasource: 'lite', query: "DELETE FROM items WHERE name = 'apple'" },
-      server.adminAuth,
-    );
+    const write = await sqlQuery({ datasource: 'lite', query: "DELETE FROM items WHERE name = 'apple'" });
     expect(write.status).toBe(403);
     expect(codeOf(write)).toBe('FORBIDDEN');
     expect(write.json.value.message).toContain('PIPEWORK_DATASOURCE_LITE_WRITE=true');
-    const two = await callCommand(
-      'GET',
-      server.url,
-      'sql.query',
-      { datasource: 'lite_rw', query: 'SELECT 1; DELETE FROM items' },
-      server.adminAuth,
-    );
+    const two = await sqlQuery({ datasource: 'lite_rw', query: 'SELECT 1; DELETE FROM items' });
     expect(two.status).toBe(400);
     const lite = new Database(liteFile, { readonly: true });
     expect(lite.prepare('SELECT count(*) AS n FROM items').get()).toEqual({ n: 3 });
@@ -153,51 +141,30 @@ pipeline:
 
   it('refuses ATTACH (another file) and VACUUM INTO on every source', async () => {
     for (const query of [`ATTACH '${liteFile}' AS other`, `VACUUM INTO '${join(dir, 'copy.db')}'`]) {
-      const response = await callCommand(
-        'GET',
-        server.url,
-        'sql.query',
-        { datasource: 'lite_rw', query },
-        server.adminAuth,
-      );
+      const response = await sqlQuery({ datasource: 'lite_rw', query });
       expect(response.status, query).toBe(403);
     }
   });
 
   it('writes on a source that allows them', async () => {
-    const response = await callCommand(
-      'pipeline',
-      server.url,
-      'sql.query',
+    const response = await sqlQuery(
       { datasource: 'lite_rw', query: 'UPDATE items SET price = ? WHERE name = ?', params: [9, 'plum'] },
-      server.adminAuth,
+      'pipeline',
     );
     expect(response.json).toEqual([{ changes: 1 }]);
   });
 
   it('answers the row limit and the time limit with LIMIT_EXCEEDED, and keeps serving', async () => {
-    const many = await callCommand(
-      'GET',
-      server.url,
-      'sql.query',
-      {
-        datasource: 'lite',
-        query: 'WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT x FROM n',
-      },
-      server.adminAuth,
-    );
+    const many = await sqlQuery({
+      datasource: 'lite',
+      query: 'WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT x FROM n',
+    });
     expect(codeOf(many)).toBe('LIMIT_EXCEEDED');
     const started = Date.now();
-    const slow = callCommand(
-      'GET',
-      server.url,
-      'sql.query',
-      {
-        datasource: 'lite',
-        query: 'WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT count(*) FROM n',
-      },
-      server.adminAuth,
-    );
+    const slow = sqlQuery({
+      datasource: 'lite',
+      query: 'WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT count(*) FROM n',
+    });
     // The server is not held up while the query runs.
     const health = await http(server.url, '/healthz');
     expect(health.status).toBe(200);
@@ -205,24 +172,16 @@ pipeline:
     const slowResponse = await slow;
     expect(codeOf(slowResponse)).toBe('LIMIT_EXCEEDED');
     expect(Date.now() - started).toBeLessThan(5000);
-    const after = await callCommand(
-      'GET',
-      server.url,
-      'sql.query',
-      { datasource: 'lite', query: 'SELECT count(*) AS n FROM items' },
-      server.adminAuth,
-    );
+    const after = await sqlQuery({ datasource: 'lite', query: 'SELECT count(*) AS n FROM items' });
     expect(after.json).toEqual([{ n: 3 }]);
   });
 
   it('offers the rows as lists, with the column names apart', async () => {
-    const response = await callCommand(
-      'GET',
-      server.url,
-      'sql.query',
-      { datasource: 'lite', query: 'SELECT id, name FROM items ORDER BY id LIMIT 2', columnName: 'columns' },
-      server.adminAuth,
-    );
+    const response = await sqlQuery({
+      datasource: 'lite',
+      query: 'SELECT id, name FROM items ORDER BY id LIMIT 2',
+      columnName: 'columns',
+    });
     expect(response.json).toEqual({
       data: [
         [1, 'apple'],
@@ -235,38 +194,20 @@ pipeline:
 
 describe('sql.query errors', () => {
   it('names an unknown data source and how to configure it', async () => {
-    const response = await callCommand(
-      'GET',
-      server.url,
-      'sql.query',
-      { datasource: 'nope', query: 'SELECT 1' },
-      server.adminAuth,
-    );
+    const response = await sqlQuery({ datasource: 'nope', query: 'SELECT 1' });
     expect(response.status).toBe(404);
     expect(codeOf(response)).toBe('NOT_FOUND');
     expect(response.json.value.message).toContain('PIPEWORK_DATASOURCE_NOPE_URL');
   });
 
   it('never offers the server’s own database as the default source', async () => {
-    const response = await callCommand(
-      'GET',
-      server.url,
-      'sql.query',
-      { query: 'SELECT 1' },
-      server.adminAuth,
-    );
+    const response = await sqlQuery({ query: 'SELECT 1' });
     expect(codeOf(response)).toBe('NOT_FOUND');
     expect(response.json.value.message).toContain("'hub'");
   });
 
   it('answers a SQL error as BAD_REQUEST with the database’s message', async () => {
-    const response = await callCommand(
-      'GET',
-      server.url,
-      'sql.query',
-      { datasource: 'lite', query: 'SELECT * FROM missing_table' },
-      server.adminAuth,
-    );
+    const response = await sqlQuery({ datasource: 'lite', query: 'SELECT * FROM missing_table' });
     expect(response.status).toBe(400);
     expect(response.json.value.message).toContain('no such table');
   });
@@ -288,16 +229,13 @@ describe.skipIf(pgMissing !== undefined)('sql.query on PostgreSQL', () => {
   it.each<CommandForm>(['GET', 'pipeline'])(
     'returns rows as objects (%s), positional values bound',
     async (form) => {
-      const response = await callCommand(
-        form,
-        server.url,
-        'sql.query',
+      const response = await sqlQuery(
         {
           datasource: 'pg',
           query: 'SELECT name, born, raw FROM items WHERE price < $1 ORDER BY id',
           params: [2],
         },
-        server.adminAuth,
+        form,
       );
       expect(response.status).toBe(200);
       expect(response.json).toEqual([
@@ -341,84 +279,39 @@ pipeline:
       'COMMIT; DELETE FROM items',
       'CREATE TABLE evil (x int)',
     ]) {
-      const response = await callCommand(
-        'GET',
-        server.url,
-        'sql.query',
-        { datasource: 'pg', query },
-        server.adminAuth,
-      );
+      const response = await sqlQuery({ datasource: 'pg', query });
       expect(response.status, query).toBeGreaterThanOrEqual(400);
     }
     // A session setting does not outlive its query.
-    await callCommand(
-      'GET',
-      server.url,
-      'sql.query',
-      { datasource: 'pg', query: 'SET default_transaction_read_only = off' },
-      server.adminAuth,
-    );
-    const after = await callCommand(
-      'GET',
-      server.url,
-      'sql.query',
-      { datasource: 'pg', query: 'DELETE FROM items' },
-      server.adminAuth,
-    );
+    await sqlQuery({ datasource: 'pg', query: 'SET default_transaction_read_only = off' });
+    const after = await sqlQuery({ datasource: 'pg', query: 'DELETE FROM items' });
     expect(codeOf(after)).toBe('FORBIDDEN');
     expect(await pgCount('SELECT count(*) AS n FROM items')).toBe(3);
     expect(await pgCount("SELECT count(*) AS n FROM pg_tables WHERE tablename = 'evil'")).toBe(0);
   });
 
   it('writes on a source that allows them', async () => {
-    const response = await callCommand(
-      'pipeline',
-      server.url,
-      'sql.query',
+    const response = await sqlQuery(
       {
         datasource: 'pg_rw',
         query: 'INSERT INTO items (name, price) VALUES ($1, $2) RETURNING name',
         params: ['fig', 4],
       },
-      server.adminAuth,
+      'pipeline',
     );
     expect(response.json).toEqual([{ name: 'fig' }]);
-    await callCommand(
-      'GET',
-      server.url,
-      'sql.query',
-      { datasource: 'pg_rw', query: "DELETE FROM items WHERE name = 'fig'" },
-      server.adminAuth,
-    );
+    await sqlQuery({ datasource: 'pg_rw', query: "DELETE FROM items WHERE name = 'fig'" });
     expect(await pgCount('SELECT count(*) AS n FROM items')).toBe(3);
   });
 
   it('stops at the row limit and the statement timeout, and keeps serving', async () => {
-    const many = await callCommand(
-      'GET',
-      server.url,
-      'sql.query',
-      { datasource: 'pg', query: 'SELECT generate_series(1, 1000000) AS n' },
-      server.adminAuth,
-    );
+    const many = await sqlQuery({ datasource: 'pg', query: 'SELECT generate_series(1, 1000000) AS n' });
     expect(codeOf(many)).toBe('LIMIT_EXCEEDED');
     const started = Date.now();
-    const slow = await callCommand(
-      'GET',
-      server.url,
-      'sql.query',
-      { datasource: 'pg', query: 'SELECT pg_sleep(10)' },
-      server.adminAuth,
-    );
+    const slow = await sqlQuery({ datasource: 'pg', query: 'SELECT pg_sleep(10)' });
     expect(codeOf(slow)).toBe('LIMIT_EXCEEDED');
     expect(Date.now() - started).toBeLessThan(5000);
-    const after = await callCommand(
-      'GET',
-      server.url,
-      'sql.query',
-      { datasource: 'pg', query: 'SELECT count(*)::int AS n FROM items' },
-      server.adminAuth,
-    );
+    const after = await sqlQuery({ datasource: 'pg', query: 'SELECT count(*)::int AS n FROM items' });
     expect(after.json).toEqual([{ n: 3 }]);
   });
 });
@@ -440,33 +333,19 @@ describe('a pipeline that stops ends its query', () => {
 
   it('on SQLite: the next query on the source does not wait for the abandoned one', async () => {
     const started = Date.now();
-    const stopped = await callCommand(
-      'GET',
-      short.url,
-      'sql.query',
-      { datasource: 'lite', query: endless },
-      short.adminAuth,
-    );
+    const stopped = await sqlQuery({ datasource: 'lite', query: endless }, 'GET', short);
     expect(codeOf(stopped)).toBe('LIMIT_EXCEEDED');
-    const next = await callCommand(
-      'GET',
-      short.url,
-      'sql.query',
+    const next = await sqlQuery(
       { datasource: 'lite', query: 'SELECT count(*) AS n FROM items' },
-      short.adminAuth,
+      'GET',
+      short,
     );
     expect(next.json).toEqual([{ n: 3 }]);
     expect(Date.now() - started).toBeLessThan(5000);
   });
 
   it.skipIf(pgMissing !== undefined)('on PostgreSQL: the statement is cancelled on the server', async () => {
-    const stopped = await callCommand(
-      'GET',
-      short.url,
-      'sql.query',
-      { datasource: 'pg', query: 'SELECT pg_sleep(20)' },
-      short.adminAuth,
-    );
+    const stopped = await sqlQuery({ datasource: 'pg', query: 'SELECT pg_sleep(20)' }, 'GET', short);
     expect(codeOf(stopped)).toBe('LIMIT_EXCEEDED');
     const deadline = Date.now() + 3000;
     let running = 1;
