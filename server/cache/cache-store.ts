@@ -3,6 +3,7 @@
  * (`MemoryCacheStore`); a shared one (Redis, PostgreSQL) implements the same interface when several instances
  * run. Every call names a scope (the caller's tenant), so tenants never see each other's entries.
  */
+import { PipeworkError } from '../../shared/errors';
 
 /** What is kept: a value as JSON text, or bytes with their mime type and name. */
 export type CachedValue =
@@ -22,4 +23,17 @@ export interface CacheStore {
 
 export function sizeOf(value: CachedValue): number {
   return value.kind === 'json' ? value.text.length * 2 : value.data.byteLength;
+}
+
+/** The value's size for a `put`; PAYLOAD_TOO_LARGE when it alone is over the store's `maxBytes`. */
+export function sizeWithin(value: CachedValue, maxBytes: number): number {
+  const size = sizeOf(value);
+  if (size > maxBytes) {
+    throw new PipeworkError(
+      'PAYLOAD_TOO_LARGE',
+      `The value has ${size} bytes, more than the cache holds (${maxBytes}).`,
+      { limitBytes: maxBytes },
+    );
+  }
+  return size;
 }

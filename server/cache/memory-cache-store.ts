@@ -2,9 +2,8 @@
  * The in-memory cache: bounded in entries and bytes over all scopes, least recently used evicted first,
  * expired entries dropped when met and by `clear`. One instance only; see `CacheStore` for a shared one.
  */
-import { PipeworkError } from '../../shared/errors';
 import type { CacheConfig } from './cache-config';
-import { sizeOf, type CachedValue, type CacheStore } from './cache-store';
+import { sizeWithin, type CachedValue, type CacheStore } from './cache-store';
 
 interface Entry {
   value: CachedValue;
@@ -31,14 +30,7 @@ export class MemoryCacheStore implements CacheStore {
   }
 
   async put(scope: string, key: string, value: CachedValue, ttlMillis: number): Promise<void> {
-    const size = sizeOf(value);
-    if (size > this.bounds.maxBytes) {
-      throw new PipeworkError(
-        'PAYLOAD_TOO_LARGE',
-        `The value has ${size} bytes, more than the cache holds (${this.bounds.maxBytes}).`,
-        { limitBytes: this.bounds.maxBytes },
-      );
-    }
+    const size = sizeWithin(value, this.bounds.maxBytes);
     this.drop(slot(scope, key));
     this.entries.set(slot(scope, key), { value, size, expiresAt: this.now() + ttlMillis });
     this.bytes += size;

@@ -5,11 +5,10 @@
  * in one transaction that first locks the `cache_tally` row, so puts from several instances at once keep them.
  */
 import type { Pool, PoolClient } from 'pg';
-import { PipeworkError } from '../../shared/errors';
 import { inPostgresTransaction } from '../db/postgres-transaction';
 import { migratePostgres } from '../store/postgres/postgres-migrations';
 import type { CacheConfig } from './cache-config';
-import { sizeOf, type CachedValue, type CacheStore } from './cache-store';
+import { sizeWithin, type CachedValue, type CacheStore } from './cache-store';
 import { POSTGRES_CACHE_MIGRATIONS } from './postgres-cache-migrations';
 
 export interface PostgresCacheStoreOptions {
@@ -63,14 +62,7 @@ export class PostgresCacheStore implements CacheStore {
   }
 
   async put(scope: string, key: string, value: CachedValue, ttlMillis: number): Promise<void> {
-    const size = sizeOf(value);
-    if (size > this.bounds.maxBytes) {
-      throw new PipeworkError(
-        'PAYLOAD_TOO_LARGE',
-        `The value has ${size} bytes, more than the cache holds (${this.bounds.maxBytes}).`,
-        { limitBytes: this.bounds.maxBytes },
-      );
-    }
+    const size = sizeWithin(value, this.bounds.maxBytes);
     const bytes = value.kind === 'bytes' ? value : undefined;
     await this.changing(async (client, tally) => {
       await this.deleteRows(client, tally, 'scope = $1 AND key = $2', [scope, key]);
