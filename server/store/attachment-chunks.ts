@@ -1,12 +1,24 @@
 /**
- * The SQL-independent part of a streamed attachment upload, shared by the SQLite and PostgreSQL stores:
- * the incoming pieces re-cut into stored chunks of a fixed size, holding at most about one chunk in memory.
+ * The SQL-independent parts of chunked attachments, shared by the SQLite and PostgreSQL stores: where an
+ * uploaded chunk goes, and a streamed upload's pieces re-cut into stored chunks of a fixed size, holding at
+ * most about one chunk in memory.
  */
 import { PipeworkError } from '../../shared/errors';
 
 /** A Buffer view of the bytes (no copy). */
 export function asBuffer(data: Uint8Array): Buffer {
   return Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+}
+
+/** Where a chunk goes among `chunks`: `index`, by default the end; PARAM_INVALID past the end. */
+export function chunkIndex(index: number | undefined, chunks: number): number {
+  const at = index ?? chunks;
+  if (!Number.isInteger(at) || at < 0 || at > chunks) {
+    throw new PipeworkError('PARAM_INVALID', `Chunk index ${at} is out of range 0..${chunks}.`, {
+      parameter: 'index',
+    });
+  }
+  return at;
 }
 
 /**

@@ -13,7 +13,7 @@ import {
   type AttachmentWriteOptions,
   type PropertyAttachment,
 } from '../../shared/property';
-import { asBuffer, fixedChunks } from './attachment-chunks';
+import { asBuffer, chunkIndex, fixedChunks } from './attachment-chunks';
 
 /** Bytes per stored chunk of a streamed upload. */
 export const ATTACHMENT_CHUNK_BYTES = 1024 * 1024;
@@ -154,12 +154,7 @@ export class SqliteAttachmentStore implements AttachmentStore {
     const existing = this.stmt.byName.get(propertyId, name);
     const id = existing?.id ?? this.create(propertyId, name, undefined, false);
     let { length, chunks } = existing ?? { length: 0, chunks: 0 };
-    const at = index ?? chunks;
-    if (!Number.isInteger(at) || at < 0 || at > chunks) {
-      throw new PipeworkError('PARAM_INVALID', `Chunk index ${at} is out of range 0..${chunks}.`, {
-        parameter: 'index',
-      });
-    }
+    const at = chunkIndex(index, chunks);
     if (at === chunks) {
       this.stmt.insertChunk.run(id, at, asBuffer(data));
       chunks += 1;

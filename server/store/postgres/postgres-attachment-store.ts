@@ -13,7 +13,7 @@ import {
   type AttachmentWriteOptions,
   type PropertyAttachment,
 } from '../../../shared/property';
-import { asBuffer, fixedChunks } from '../attachment-chunks';
+import { asBuffer, chunkIndex, fixedChunks } from '../attachment-chunks';
 import { ATTACHMENT_CHUNK_BYTES } from '../sqlite-attachment-store';
 import { first, inTransaction, rows, type Queryable } from './postgres-rows';
 
@@ -134,12 +134,7 @@ export class PostgresAttachmentStore implements AttachmentStore {
       const existing = await this.byName(db, propertyId, name, true);
       const id = existing?.id ?? (await this.create(db, propertyId, name));
       let { length, chunks } = existing ?? { length: 0, chunks: 0 };
-      const at = index ?? chunks;
-      if (!Number.isInteger(at) || at < 0 || at > chunks) {
-        throw new PipeworkError('PARAM_INVALID', `Chunk index ${at} is out of range 0..${chunks}.`, {
-          parameter: 'index',
-        });
-      }
+      const at = chunkIndex(index, chunks);
       if (at === chunks) {
         await this.insertChunk(db, id, at, data);
         chunks += 1;
