@@ -5,7 +5,7 @@
  */
 import type { Pool, PoolClient } from 'pg';
 
-/** Runs `work` between BEGIN and COMMIT on one connection taken from `pool`; rolls back and rethrows on error. */
+/** Runs `work` between BEGIN and COMMIT on one pooled connection; on error rolls back and rethrows. */
 export async function inPostgresTransaction<T>(
   pool: Pool,
   work: (client: PoolClient) => Promise<T>,
