@@ -30,12 +30,7 @@ import {
 import { PrincipalResolver } from './principal-resolver';
 import { RoleDirectory } from './role-directory';
 import { TenantDirectory } from './tenant-directory';
-import {
-  NO_SYNC_USER_READER,
-  type SyncSqlReader,
-  type SyncUserReader,
-  syncUserReader,
-} from './sync-user-reader';
+import { type SyncSqlReader, type SyncUserReader, syncUserReader } from './sync-user-reader';
 import { UserDirectory } from './user-directory';
 
 export interface IamOptions {
@@ -157,7 +152,7 @@ export async function createIamService(
 
   const roles = new RoleDirectory(sql, () => changed({ kind: 'directory' }));
   const users: UserDirectory = new UserDirectory(sql, roles, (uuid) => changed({ kind: 'user', uuid }));
-  const resolver = new PrincipalResolver(sql, roles, () => users);
+  const resolver = new PrincipalResolver(sql, roles, users);
   const groups = new GroupDirectory(sql, roles, () => changed({ kind: 'directory' }));
   const tenants = new TenantDirectory(sql, () => changed({ kind: 'directory' }));
   const clients = new ClientRegistry(sql, hasher);
@@ -379,7 +374,9 @@ export async function createIamService(
   };
 }
 
+/** SQLite answers at once; another database needs a synchronous reader (PostgreSQL: the sync bridge). */
 function syncReaderOf(sql: SqlPort, given: SyncSqlReader | undefined, users: UserDirectory): SyncUserReader {
   const reader = given ?? (sql instanceof SqliteSqlPort ? sql : undefined);
-  return reader ? syncUserReader(reader, users) : NO_SYNC_USER_READER;
+  if (!reader) throw new Error(`PEL's user lookups need a synchronous reader on ${sql.dialect.name}.`);
+  return syncUserReader(reader, users);
 }

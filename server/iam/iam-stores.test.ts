@@ -1,5 +1,5 @@
 // The IAM storage contract on SQLite (a file, as the server opens it) and on PostgreSQL (a fresh schema of a
-// throwaway cluster per test; two ports on one schema are two instances).
+// throwaway cluster per test; two ports on one schema are two instances, with the sync bridge for PEL).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +12,8 @@ import {
   startTestPostgres,
   type TestPostgres,
 } from '../testing/postgres';
+import type { BridgeConnection } from '../store/postgres/sync-bridge/bridge-protocol';
+import { PostgresSyncBridge } from '../store/postgres/sync-bridge/postgres-sync-bridge';
 import { runIamStoreContract } from './iam-store.contract';
 
 // On SQLite an installation is one instance: its "second instance" is the same database handle, so the
@@ -41,6 +43,15 @@ afterAll(() => postgres?.stop());
 if (!pgMissing) {
   runIamStoreContract('PostgreSQL', async () => {
     const schema = await freshTestSchema(postgres!.url, 'iam');
-    return { port: () => new PostgresSqlPort(schema.pool()), dispose: schema.drop };
+    // PEL's user lookups on PostgreSQL go through the sync bridge, as in the server.
+    const bridge = await PostgresSyncBridge.start({ connection: schema.connection as BridgeConnection });
+    return {
+      port: () => new PostgresSqlPort(schema.pool()),
+      syncReader: bridge,
+      async dispose() {
+        await bridge.close();
+        await schema.drop();
+      },
+    };
   });
 }

@@ -20,7 +20,7 @@ export class PrincipalResolver {
   constructor(
     private readonly sql: SqlPort,
     private readonly roles: RoleDirectory,
-    private readonly users: () => UserDirectory,
+    private readonly users: UserDirectory,
   ) {}
 
   /** Drops every cached principal (roles, groups and composites reach across users). */
@@ -39,7 +39,7 @@ export class PrincipalResolver {
     const cached = this.byUuid.get(uuid);
     if (cached !== undefined) return cached;
     const generation = this.generation;
-    const row = await this.users().byUuid(uuid);
+    const row = await this.users.byUuid(uuid);
     const principal = row && row.enabled ? await this.build(row) : null;
     if (generation === this.generation) {
       if (this.byUuid.size > MAX_CACHED) this.byUuid.clear();
@@ -53,7 +53,7 @@ export class PrincipalResolver {
     let uuid = this.uuidByName.get(key);
     if (uuid === undefined) {
       const generation = this.generation;
-      uuid = (await this.users().byName(username))?.uuid ?? null;
+      uuid = (await this.users.byName(username))?.uuid ?? null;
       if (generation === this.generation) {
         if (this.uuidByName.size > MAX_CACHED) this.uuidByName.clear();
         this.uuidByName.set(key, uuid);

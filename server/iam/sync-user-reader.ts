@@ -24,10 +24,3 @@ export function syncUserReader(reader: SyncSqlReader, users: UserDirectory): Syn
     byEmail: (email) => reader.rowSync<UserRow>(users.byEmailSql, [email]),
   };
 }
-
-/** Where no synchronous reader exists: PEL's user lookups then find nobody (and say so in the log). */
-export const NO_SYNC_USER_READER: SyncUserReader = {
-  byUuid: () => undefined,
-  byName: () => undefined,
-  byEmail: () => undefined,
-};

@@ -23,17 +23,15 @@ export class UserDirectory {
     private readonly roles: RoleDirectory,
     /** Called with the uuid of the user whose identity changed. */
     private readonly changed: (userUuid: string) => void,
-  ) {}
+  ) {
+    this.byNameSql = `SELECT * FROM iam_user WHERE ${sql.dialect.equalsIgnoringCase('username', '$1')}`;
+    this.byEmailSql = `SELECT * FROM iam_user WHERE ${sql.dialect.equalsIgnoringCase('email', '$1')}`;
+  }
 
   /** The statement that finds a user by name, ignoring case as usernames do. */
-  get byNameSql(): string {
-    return `SELECT * FROM iam_user WHERE ${this.sql.dialect.equalsIgnoringCase('username', '$1')}`;
-  }
-
+  readonly byNameSql: string;
   /** The statement that finds a user by email, ignoring case. */
-  get byEmailSql(): string {
-    return `SELECT * FROM iam_user WHERE ${this.sql.dialect.equalsIgnoringCase('email', '$1')}`;
-  }
+  readonly byEmailSql: string;
 
   byName(username: string): Promise<UserRow | undefined> {
     return this.sql.get<UserRow>(this.byNameSql, [username]);
