@@ -4,14 +4,11 @@
  * the drive and outbox folders) runs while writes keep arriving; the dump is restored with `pg_restore` into
  * a fresh database, a second server starts on it with the backup's folders, and everything is read back.
  */
-import { execFile } from 'node:child_process';
-import { chmodSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keepWriting, put, run, runBackup, tempFolders, writeBeforeBackup } from '../testing/backup-scenario';
 import { callCommand } from '../testing/command-forms';
 import { http } from '../testing/http-client';
 import {
@@ -22,19 +19,12 @@ import {
 } from '../testing/postgres';
 import { startTestServer, type TestServer } from '../testing/test-server';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const run = promisify(execFile);
 const pgMissing = postgresMissingReason();
 if (pgMissing) console.warn(`PostgreSQL backup tests skipped: ${pgMissing}`);
 
 /** Accepted by the test cluster's trust authentication; the backup must keep it off pg_dump's command line. */
 const PASSWORD = 'backup-secret-pw';
-const folders: string[] = [];
-const folder = (name: string) => {
-  const dir = mkdtempSync(join(tmpdir(), `pipework-${name}-`));
-  folders.push(dir);
-  return dir;
-};
+const { folder, removeAll } = tempFolders();
 let postgres: TestPostgres | undefined;
 
 beforeAll(async () => {
@@ -42,7 +32,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => {
   postgres?.stop();
-  folders.forEach((dir) => rmSync(dir, { recursive: true, force: true }));
+  removeAll();
 });
 
 /** The test cluster's URL for `database`, with the password. */
@@ -80,8 +70,6 @@ function recordingPgDump(): { path: string; argv: () => string; password: () => 
   };
 }
 
-const put = (server: TestServer, key: string, value: unknown) =>
-  callCommand('pipeline', server.url, 'property.schema.put', { key, value }, server.adminAuth);
 const get = async (server: TestServer, key: string) =>
   (await callCommand('GET', server.url, 'property.get', { key }, server.adminAuth)).json?.value;
 const TOKEN_PATH = '/auth/realms/pipework/protocol/openid-connect/token';
@@ -103,8 +91,7 @@ describe.skipIf(pgMissing !== undefined)(
       let restored: TestServer | undefined;
       let liveClosed = false;
       try {
-        for (let i = 0; i < 20; i++)
-          expect((await put(server, `global/backup/item/${i}`, `item ${i}`)).status).toBe(200);
+        const mailName = await writeBeforeBackup(server);
         const created = await callCommand(
           'pipeline',
           server.url,
@@ -113,43 +100,17 @@ describe.skipIf(pgMissing !== undefined)(
           server.adminAuth,
         );
         expect(created.status).toBe(200);
-        const saved = await http(server.url, '/api/v3/command/drive.save?path=reports/q1.csv', {
-          auth: server.adminAuth,
-          type: 'text/csv',
-          body: 'a,b\n1,2\n',
-        });
-        expect(saved.status).toBe(200);
-        const mail = await callCommand(
-          'pipeline',
-          server.url,
-          'mail.send',
-          { to: 'ann@example.com', subject: 'Backed up', message: 'kept' },
-          server.adminAuth,
-        );
-        expect(mail.status).toBe(200);
 
         // Writes keep arriving during the backup, one after the other: it must neither fail nor block them.
-        let writing = true;
-        let during = 0;
-        const writer = (async () => {
-          while (writing) {
-            expect((await put(server, `global/backup/during/${during}`, during)).status).toBe(200);
-            during++;
-          }
-        })();
+        const writer = keepWriting(server);
         const pgDump = recordingPgDump();
         const target = join(folder('backup'), 'copy');
-        const { stdout } = await run(process.execPath, ['scripts/backup.mjs', target], {
-          cwd: ROOT,
-          env: {
-            ...process.env,
-            PATH: pgDump.path,
-            PIPEWORK_DATA: live,
-            PIPEWORK_DATABASE_URL: urlOf('live'),
-          },
+        const { stdout } = await runBackup(target, {
+          PATH: pgDump.path,
+          PIPEWORK_DATA: live,
+          PIPEWORK_DATABASE_URL: urlOf('live'),
         });
-        writing = false;
-        await writer;
+        const during = await writer.stop();
         expect(stdout).toContain(`${join(target, 'pipework.pgdump')} and drive, mail-outbox`);
         expect(during).toBeGreaterThan(0);
         // The password reached pg_dump through its environment, not its command line.
@@ -210,7 +171,7 @@ describe.skipIf(pgMissing !== undefined)(
         });
         expect(await file.text()).toBe('a,b\n1,2\n');
         const outbox = await callCommand('GET', restored.url, 'mail.outbox.list', {}, restored.adminAuth);
-        expect(outbox.json.map((m: { name: string }) => m.name)).toEqual([mail.json.outbox]);
+        expect(outbox.json.map((m: { name: string }) => m.name)).toEqual([mailName]);
         // The restored installation takes writes again (its sequences continue after the dump's).
         expect((await put(restored, 'global/backup/after', 'after')).status).toBe(200);
         expect(await get(restored, 'global/backup/after')).toBe('after');
@@ -222,10 +183,9 @@ describe.skipIf(pgMissing !== undefined)(
 
     it('fails with a message, and no password in it, when the database cannot be read or the data folder is missing', async () => {
       const backupWith = (env: Record<string, string>) =>
-        run(process.execPath, ['scripts/backup.mjs', join(folder('backup'), 'copy')], {
-          cwd: ROOT,
-          env: { ...process.env, ...env },
-        }).catch((error: { code: number; stderr: string }) => error);
+        runBackup(join(folder('backup'), 'copy'), env).catch(
+          (error: { code: number; stderr: string }) => error,
+        );
       const unreachable = new URL(urlOf('live'));
       unreachable.pathname = '/no_such_database';
       const failed = await backupWith({

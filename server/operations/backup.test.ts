@@ -3,30 +3,17 @@
  * (scripts/backup.mjs, `VACUUM INTO` + the drive and outbox folders) taken while writes keep arriving, the
  * backup restored into a fresh data folder, a server started there, and the data read back over HTTP.
  */
-import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { keepWriting, put, runBackup, tempFolders, writeBeforeBackup } from '../testing/backup-scenario';
 import { callCommand } from '../testing/command-forms';
-import { http } from '../testing/http-client';
 import { startTestServer, type TestServer } from '../testing/test-server';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const run = promisify(execFile);
-const folders: string[] = [];
-const folder = (name: string) => {
-  const dir = mkdtempSync(join(tmpdir(), `pipework-${name}-`));
-  folders.push(dir);
-  return dir;
-};
-afterAll(() => folders.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
-
-const put = (server: TestServer, key: string, value: unknown) =>
-  callCommand('pipeline', server.url, 'property.schema.put', { key, value }, server.adminAuth);
+const { folder, removeAll } = tempFolders();
+afterAll(removeAll);
 
 describe('npm run backup while the server runs, then restore', () => {
   it('restores every write acknowledged before the backup, the drive files and the outbox', async () => {
@@ -34,39 +21,13 @@ describe('npm run backup while the server runs, then restore', () => {
     const server = await startTestServer({ env: { PIPEWORK_DATA: live } });
     let restored: TestServer | undefined;
     try {
-      for (let i = 0; i < 20; i++)
-        expect((await put(server, `global/backup/item/${i}`, `item ${i}`)).status).toBe(200);
-      const saved = await http(server.url, '/api/v3/command/drive.save?path=reports/q1.csv', {
-        auth: server.adminAuth,
-        type: 'text/csv',
-        body: 'a,b\n1,2\n',
-      });
-      expect(saved.status).toBe(200);
-      const mail = await callCommand(
-        'pipeline',
-        server.url,
-        'mail.send',
-        { to: 'ann@example.com', subject: 'Backed up', message: 'kept' },
-        server.adminAuth,
-      );
-      expect(mail.status).toBe(200);
+      const mailName = await writeBeforeBackup(server);
 
       // Writes keep arriving during the backup: it must neither fail nor block them.
-      let writing = true;
-      let during = 0;
-      const writer = (async () => {
-        while (writing) {
-          expect((await put(server, `global/backup/during/${during}`, during)).status).toBe(200);
-          during++;
-        }
-      })();
+      const writer = keepWriting(server);
       const target = join(folder('backup'), 'copy');
-      const { stdout } = await run(process.execPath, ['scripts/backup.mjs', target], {
-        cwd: ROOT,
-        env: { ...process.env, PIPEWORK_DATA: live },
-      });
-      writing = false;
-      await writer;
+      const { stdout } = await runBackup(target, { PIPEWORK_DATA: live });
+      const during = await writer.stop();
       expect(stdout).toContain('drive, mail-outbox');
       expect(during).toBeGreaterThan(0);
       const copy = new Database(join(target, 'pipework.sqlite'), { readonly: true });
@@ -92,7 +53,7 @@ describe('npm run backup while the server runs, then restore', () => {
       });
       expect(await file.text()).toBe('a,b\n1,2\n');
       const outbox = await callCommand('GET', restored.url, 'mail.outbox.list', {}, restored.adminAuth);
-      expect(outbox.json.map((m: { name: string }) => m.name)).toEqual([mail.json.outbox]);
+      expect(outbox.json.map((m: { name: string }) => m.name)).toEqual([mailName]);
       // The restored server takes writes again.
       expect((await put(restored, 'global/backup/after', 1)).status).toBe(200);
     } finally {
@@ -103,10 +64,7 @@ describe('npm run backup while the server runs, then restore', () => {
 
   it('refuses a folder that is not empty and a data folder without a database, with a message', async () => {
     const backupOf = (dataDir: string, target: string) =>
-      run(process.execPath, ['scripts/backup.mjs', target], {
-        cwd: ROOT,
-        env: { ...process.env, PIPEWORK_DATA: dataDir },
-      }).catch((error: { code: number; stderr: string }) => error);
+      runBackup(target, { PIPEWORK_DATA: dataDir }).catch((error: { code: number; stderr: string }) => error);
     const notEmpty = folder('busy');
     cpSync(fileURLToPath(import.meta.url), join(notEmpty, 'other.txt'));
     const withDatabase = folder('data');
