@@ -128,25 +128,14 @@ export async function createIamService(
     now,
   );
 
-  /** Applies a change to what this instance keeps in memory (its own changes and other instances'). */
-  const apply = (change: IamChange): void => {
-    switch (change.kind) {
-      case 'directory':
-        resolver.invalidate();
-        break;
-      case 'user':
-        resolver.invalidate();
-        credentialCache.invalidateUser(change.uuid);
-        break;
-      case 'revoked':
-        refreshTokens.revokedElsewhere(change.familyId);
-        break;
-      case 'login-failures':
-        break;
-    }
+  /** Drops the cached principals (and a user's remembered passwords) that a change here or elsewhere made stale. */
+  const forget = (userUuid?: string): void => {
+    resolver.invalidate();
+    if (userUuid) credentialCache.invalidateUser(userUuid);
   };
-  const changed = (change: IamChange): void => {
-    apply(change);
+  /** A change made here: forget what it made stale, and tell the other instances. */
+  const changed = (change: Extract<IamChange, { kind: 'directory' | 'user' }>): void => {
+    forget(change.kind === 'user' ? change.uuid : undefined);
     feed.publish(change);
   };
 
@@ -188,14 +177,25 @@ export async function createIamService(
   };
   await reload();
   await refreshTokens.purgeExpired();
-  feed.subscribe(
-    (change) => {
-      apply(change);
-      if (change.kind === 'directory') void roles.reloadNames().catch(logFailure);
-      if (change.kind === 'login-failures') void bruteForce.refresh(change.username).catch(logFailure);
-    },
-    () => void reload().catch(logFailure),
-  );
+  /** Another instance's change: re-read or forget what it made stale. */
+  const receive = (change: IamChange): void => {
+    switch (change.kind) {
+      case 'directory':
+        forget();
+        void roles.reloadNames().catch(logFailure);
+        break;
+      case 'user':
+        forget(change.uuid);
+        break;
+      case 'revoked':
+        refreshTokens.revokedElsewhere(change.familyId);
+        break;
+      case 'login-failures':
+        void bruteForce.refresh(change.username).catch(logFailure);
+        break;
+    }
+  };
+  feed.subscribe(receive, () => void reload().catch(logFailure));
   function logFailure(error: unknown): void {
     logger.error({ err: error }, 'IAM state could not be re-read after a change elsewhere');
   }
