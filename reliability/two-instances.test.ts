@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../server/testing/eventually';
 import { postgresMissingReason, startTestPostgres, type TestPostgres } from '../server/testing/postgres';
 import { command } from './support/requests';
 import { ADMIN_PASSWORD, type ServerProcess, killHard, startServerProcess } from './support/server-process';
@@ -52,16 +53,6 @@ const tokenUrl = (server: ServerProcess) =>
   `${server.url}/auth/realms/pipework/protocol/openid-connect/token`;
 const basic = (user: string, password: string) =>
   `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
-
-async function eventually<T>(probe: () => Promise<T | undefined>, ms = 10_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** Reads an SSE stream into a list of `{id, data}` until aborted. */
 function followEvents(server: ServerProcess, query: string, headers: Record<string, string> = {}) {
@@ -222,11 +213,14 @@ describe.skipIf(pgMissing !== undefined)('two instances on one PostgreSQL databa
     const bearer = { authorization: `Bearer ${login.access_token}` };
     expect((await fetch(`${b.url}/api/v3/command/datetime`, { headers: bearer })).status).toBe(200);
     expect((await command(a.url, 'iam.user.delete', { uuid: created.json.uuid })).status).toBe(200);
-    const refused = await eventually(async () => {
-      const basicOnB = await fetch(`${b.url}/api/v3/command/datetime`, { headers: asTrent });
-      const bearerOnB = await fetch(`${b.url}/api/v3/command/datetime`, { headers: bearer });
-      return basicOnB.status === 401 && bearerOnB.status === 401 ? true : undefined;
-    }, 2_000);
+    const refused = await eventually(
+      async () => {
+        const basicOnB = await fetch(`${b.url}/api/v3/command/datetime`, { headers: asTrent });
+        const bearerOnB = await fetch(`${b.url}/api/v3/command/datetime`, { headers: bearer });
+        return basicOnB.status === 401 && bearerOnB.status === 401 ? true : undefined;
+      },
+      { within: 2_000 },
+    );
     expect(refused).toBe(true);
   });
 

@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverCommands } from '../commands';
 import { readFolder } from '../cli/publish';
+import { eventually } from '../testing/eventually';
 import { http } from '../testing/http-client';
 import { startTestServer, type TestServer } from '../testing/test-server';
 
@@ -48,16 +49,6 @@ async function submitForm(key: string, form: Record<string, unknown>) {
   ]);
 }
 
-async function eventually<T>(probe: () => Promise<T | undefined>, what: string): Promise<T> {
-  const until = Date.now() + 10_000;
-  for (;;) {
-    const found = await probe();
-    if (found !== undefined) return found;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 async function driveFile(path: string): Promise<Buffer | undefined> {
   const response = await fetch(`${server.url}/api/v3/command/drive.read?path=${encodeURIComponent(path)}`, {
     headers: { authorization: server.adminAuth },
@@ -71,7 +62,7 @@ describe.skipIf(!present)('corpus apps run from their property.created event', (
     expect(await driveFile('evt-4711.png')).toBeUndefined();
     const form = { barcodeName: 'evt-4711', barcodeText: 'EVT-4711', barcodeFormat: 'QR_CODE' };
     await submitForm('global/app/barcode/object/barcode/v1/instance/evt-4711', form);
-    const png = await eventually(() => driveFile('evt-4711.png'), 'the barcode PNG');
+    const png = await eventually(() => driveFile('evt-4711.png'), { every: 50, what: 'the barcode PNG' });
     expect([...png.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
   });
 
@@ -89,10 +80,13 @@ describe.skipIf(!present)('corpus apps run from their property.created event', (
     await publishApp('serverroom');
     const key = 'global/app/serverroom/object/accessprotocol/v1/instance/visit-1';
     await submitForm(key, { action: 'betreten' });
-    const [mail] = await eventually(async () => {
-      const list = (await pipeline([{ 'mail.outbox.list': {} }])) as { name: string }[];
-      return list.length > 0 ? list : undefined;
-    }, 'a mail in the outbox');
+    const [mail] = await eventually(
+      async () => {
+        const list = (await pipeline([{ 'mail.outbox.list': {} }])) as { name: string }[];
+        return list.length > 0 ? list : undefined;
+      },
+      { every: 50, what: 'a mail in the outbox' },
+    );
     const eml = await fetch(
       `${server.url}/api/v3/command/mail.outbox.read?name=${encodeURIComponent(mail!.name)}`,
       { headers: { authorization: server.adminAuth } },

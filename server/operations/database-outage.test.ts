@@ -7,6 +7,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callCommand } from '../testing/command-forms';
+import { eventually } from '../testing/eventually';
 import { http } from '../testing/http-client';
 import { type TestPostgres, postgresMissingReason, startTestPostgres } from '../testing/postgres';
 import { TEST_ADMIN_PASSWORD, startTestServer } from '../testing/test-server';
@@ -30,15 +31,8 @@ async function admin(text: string): Promise<void> {
   }
 }
 
-async function eventually<T>(probe: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+/** How long the server may take to serve again once the database is back. */
+const untilBack = { within: 20_000, every: 200 };
 
 /** Reads an SSE stream's text until `seen` appears in it; the promise settles then, or fails on timeout. */
 async function streamUntil(url: string, auth: string, seen: string, ms: number): Promise<void> {
@@ -87,7 +81,7 @@ describe.skipIf(pgMissing !== undefined)('a PostgreSQL outage under a running se
       const back = await eventually(async () => {
         const read = await get('global/outage/before');
         return read.status === 200 ? read : undefined;
-      });
+      }, untilBack);
       expect(back.json.value).toBe('global/outage/before');
       expect((await http(server.url, '/readyz')).status).toBe(200);
       expect((await get('global/outage/during')).status).toBe(404);
@@ -125,7 +119,7 @@ describe.skipIf(pgMissing !== undefined)('a PostgreSQL outage under a running se
           () => true,
           () => undefined,
         );
-      });
+      }, untilBack);
     } finally {
       await admin('ALTER DATABASE outage WITH ALLOW_CONNECTIONS true');
       await server.close();
