@@ -42,9 +42,17 @@ function eventKeyMatcher(key: string | undefined): (eventKey: string) => boolean
   return (eventKey) => eventKey === key;
 }
 
+/** Each event's message, built once however many clients receive it. */
+const messages = new WeakMap<PipeworkEvent, string>();
+
 /** One SSE message: `id`, `event` and the event's JSON as `data`. */
 export function sseMessage(event: PipeworkEvent): string {
-  return `id: ${event.id}\nevent: ${event.eventKey}\ndata: ${JSON.stringify(eventJson(event))}\n\n`;
+  let message = messages.get(event);
+  if (message === undefined) {
+    message = `id: ${event.id}\nevent: ${event.eventKey}\ndata: ${JSON.stringify(eventJson(event))}\n\n`;
+    messages.set(event, message);
+  }
+  return message;
 }
 
 /**
