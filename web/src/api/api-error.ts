@@ -44,3 +44,9 @@ export async function apiErrorOf(response: Response): Promise<ApiError> {
     message: text || response.statusText,
   });
 }
+
+/** One readable line for any failure: the contract's code and message for API errors. */
+export function errorText(error: unknown): string {
+  if (error instanceof ApiError) return `${error.value.code}: ${error.value.message}`;
+  return error instanceof Error ? error.message : String(error);
+}

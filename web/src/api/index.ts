@@ -7,7 +7,7 @@ import { apiClient, type ApiClient } from './api-client';
 
 export type { ApiClient, CommandOptions, CommandParams } from './api-client';
 export { readAnswer } from './api-client';
-export { ApiError, apiErrorOf, type ApiErrorValue } from './api-error';
+export { ApiError, apiErrorOf, errorText, type ApiErrorValue } from './api-error';
 export { accessToken } from './session';
 
 /** The API client of the signed-in user (one per tab; a hook so that tests or a provider may replace it). */

@@ -1,6 +1,6 @@
 /** "Save as": stores the pipeline as a new property; an existing key is refused, never overwritten. */
 import { useState, type FormEvent } from 'react';
-import { ApiError } from '../api';
+import { ApiError, errorText } from '../api';
 
 export interface SaveAsDialogProps {
   initialKey: string;
@@ -9,12 +9,9 @@ export interface SaveAsDialogProps {
 }
 
 function problemText(error: unknown): string {
-  if (error instanceof ApiError) {
-    if (error.value.code === 'PROPERTY_EXISTS')
-      return 'A property with this key exists already: choose another key.';
-    return `${error.value.code}: ${error.value.message}`;
-  }
-  return error instanceof Error ? error.message : String(error);
+  if (error instanceof ApiError && error.value.code === 'PROPERTY_EXISTS')
+    return 'A property with this key exists already: choose another key.';
+  return errorText(error);
 }
 
 export function SaveAsDialog({ initialKey, onSave, onClose }: SaveAsDialogProps) {

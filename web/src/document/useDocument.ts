@@ -4,7 +4,7 @@
  * theirs or overwrite with mine), never a silent overwrite.
  */
 import { useCallback, useRef, useState } from 'react';
-import { ApiError, useApi, type ApiClient } from '../api';
+import { ApiError, errorText, useApi, type ApiClient } from '../api';
 import { convertPipeline, type PipelineForm } from '../editor';
 import { FIRST_PIPELINE, formOfType, type StoredProperty } from './pipeline-property';
 
@@ -41,11 +41,6 @@ const INITIAL: PipelineDocumentState = {
   storedForm: 'yaml',
   dirty: false,
 };
-
-function problemText(error: unknown): string {
-  if (error instanceof ApiError) return `${error.value.code}: ${error.value.message}`;
-  return error instanceof Error ? error.message : String(error);
-}
 
 function readProperty(api: ApiClient, key: string): Promise<StoredProperty> {
   return api.command<StoredProperty>('property.get', { key });
@@ -94,7 +89,7 @@ export function usePipelineDocument() {
           dirty: false,
         });
       } catch (error) {
-        setDoc((d) => ({ ...d, busy: undefined, problem: `Cannot open ${key}: ${problemText(error)}` }));
+        setDoc((d) => ({ ...d, busy: undefined, problem: `Cannot open ${key}: ${errorText(error)}` }));
       }
     },
     [api],
@@ -132,7 +127,7 @@ export function usePipelineDocument() {
               theirVersion: theirs?.version ?? Number(error.value.actualVersion),
             },
           }));
-        } else setDoc((s) => ({ ...s, busy: undefined, problem: `Not saved: ${problemText(error)}` }));
+        } else setDoc((s) => ({ ...s, busy: undefined, problem: `Not saved: ${errorText(error)}` }));
       }
     },
     [api],
@@ -144,7 +139,7 @@ export function usePipelineDocument() {
     try {
       text = convertPipeline(d.text, d.form, d.storedForm);
     } catch (error) {
-      setDoc((s) => ({ ...s, problem: `Not saved: ${problemText(error)}` }));
+      setDoc((s) => ({ ...s, problem: `Not saved: ${errorText(error)}` }));
       return;
     }
     await write(text, d.version);
