@@ -1,5 +1,5 @@
 /** The left side of the workbench: the property tree and the command reference, one tab at a time. */
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import { PropertyExplorer } from '../properties';
 import { CommandReference } from '../reference';
 
@@ -10,7 +10,8 @@ const TABS: { tab: Tab; label: string }[] = [
   { tab: 'reference', label: 'Reference' },
 ];
 
-export function Sidebar({ width }: { width: number }) {
+/** Memoised: typing in the editor re-renders the workbench, and the tree or the reference need not follow. */
+export const Sidebar = memo(function Sidebar({ width }: { width: number }) {
   const [tab, setTab] = useState<Tab>('properties');
   return (
     <aside className="wb-sidebar" aria-label="Sidebar" style={{ width }}>
@@ -33,4 +34,4 @@ export function Sidebar({ width }: { width: number }) {
       </div>
     </aside>
   );
-}
+});

@@ -1,5 +1,5 @@
 /** Below the editor: the last run's result (or error), its trace, and the expression console. */
-import { useMemo, useState } from 'react';
+import { memo, useMemo, useState } from 'react';
 import { ExpressionConsole, type ConsoleAt } from '../console/ExpressionConsole';
 import { ErrorView } from './ErrorView';
 import { ResultView } from './ResultView';
@@ -44,7 +44,8 @@ function Summary({ run }: { run: PipelineRun }) {
   );
 }
 
-export function RunPanel({
+/** Memoised: typing in the editor re-renders the workbench, and the trace need not follow. */
+export const RunPanel = memo(function RunPanel({
   run,
   onReveal,
 }: {
@@ -117,4 +118,4 @@ export function RunPanel({
       </div>
     </section>
   );
-}
+});

@@ -2,7 +2,7 @@
  * The runs of the document: a whole run, or a run from a chosen step seeded with the message that step saw
  * in the last run; the earlier steps' rows are kept from that run.
  */
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { ApiError, useApi } from '../api';
 import type { PipelineForm } from '../editor';
 import { runPipeline } from './run-api';
@@ -81,7 +81,7 @@ export function usePipelineRun(source: () => RunSource) {
   const run = useCallback(() => void start(), [start]);
   const runFrom = useCallback((step: number) => void start(step), [start]);
 
-  return { ...state, run, runFrom };
+  return useMemo(() => ({ ...state, run, runFrom }), [state, run, runFrom]);
 }
 
 export type PipelineRun = ReturnType<typeof usePipelineRun>;
