@@ -5,6 +5,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { parse as parseYaml } from 'yaml';
 import { E2E_ADMIN_PASSWORD } from '../playwright.config';
+import { editorText, moveTo, type EditorWindow } from './support/editor';
 
 const SHOTS = 'test-results/screenshots';
 /** Monaco's MarkerSeverity: schema faults are warnings (monaco-yaml), a broken expression is an error. */
@@ -34,8 +35,6 @@ async function openEditor(page: Page): Promise<void> {
   await page.waitForFunction(() => Boolean((window as { monaco?: unknown }).monaco));
 }
 
-type EditorWindow = Window & { monaco: any }; // eslint-disable-line @typescript-eslint/no-explicit-any
-
 /** Puts a text in the editor (as a paste would) and the cursor at a line and column, ready for typing. */
 async function setText(page: Page, text: string, line = 1, column = 1): Promise<void> {
   await page.evaluate(
@@ -46,24 +45,6 @@ async function setText(page: Page, text: string, line = 1, column = 1): Promise<
       editor.focus();
     },
     { text, line, column },
-  );
-}
-
-/** Moves the cursor (as a click would) without changing the text. */
-async function moveTo(page: Page, line: number, column: number): Promise<void> {
-  await page.evaluate(
-    ({ line, column }) => {
-      const editor = (window as unknown as EditorWindow).monaco.editor.getEditors()[0];
-      editor.setPosition({ lineNumber: line, column });
-      editor.focus();
-    },
-    { line, column },
-  );
-}
-
-function editorText(page: Page): Promise<string> {
-  return page.evaluate(
-    () => (window as unknown as EditorWindow).monaco.editor.getEditors()[0].getValue() as string,
   );
 }
 

@@ -4,18 +4,10 @@
  */
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { E2E_ADMIN_PASSWORD } from '../playwright.config';
+import { accessTokenFor } from './support/sign-in';
 
 const ROOT = `global/e2e${Date.now().toString(36)}`;
-const TOKEN_PATH = '/auth/realms/pipework/protocol/openid-connect/token';
 const SHOTS = 'test-results/screenshots';
-
-async function tokenFor(request: APIRequestContext, username: string, password: string): Promise<string> {
-  const response = await request.post(TOKEN_PATH, {
-    form: { grant_type: 'password', client_id: 'cli', username, password },
-  });
-  expect(response.status()).toBe(200);
-  return ((await response.json()) as { access_token: string }).access_token;
-}
 
 /** Calls a command as the given token; `body` is sent as text (stored as typed). */
 async function command(
@@ -71,7 +63,7 @@ async function expandPath(page: Page, path: string) {
 let admin: string;
 
 test.beforeAll(async ({ request }) => {
-  admin = await tokenFor(request, 'admin', E2E_ADMIN_PASSWORD);
+  admin = await accessTokenFor(request, 'admin', E2E_ADMIN_PASSWORD);
   await put(request, admin, `${ROOT}/hello`, 'Hello tree');
   const attached = await command(
     request,
@@ -275,7 +267,7 @@ test('a user sees only what they may read, also live', async ({ page, request })
   expect((await command(request, admin, 'iam.role.create', { name: 'CAN_APP_E2ESECRET' })).status).toBe(200);
   await put(request, admin, 'global/app/e2esecret/config', 'hidden');
   await put(request, admin, 'global/app/e2eopen/config', 'visible');
-  const viewer = await tokenFor(request, name, password);
+  const viewer = await accessTokenFor(request, name, password);
   expect(
     (await command(request, viewer, 'property.get', { key: 'global/app/e2esecret/config' })).status,
   ).toBe(403);

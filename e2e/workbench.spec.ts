@@ -4,11 +4,10 @@
  * opened by its route, saved, met by a conflicting change and run.
  */
 import { expect, test, type Page } from '@playwright/test';
+import { editorText, moveTo, type EditorWindow } from './support/editor';
 import { accessTokenFor, callCommand, signIn } from './support/sign-in';
 
 const SHOTS = 'test-results/screenshots';
-
-type EditorWindow = Window & { monaco: any }; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 async function editorReady(page: Page): Promise<void> {
   await expect(page.locator('[data-testid="pipeline-editor"] .monaco-editor')).toBeVisible();
@@ -35,21 +34,8 @@ function cursor(page: Page): Promise<{ lineNumber: number; column: number }> {
 
 /** Types at a line and column, as a user who clicked there would. */
 async function typeAt(page: Page, line: number, column: number, text: string): Promise<void> {
-  await page.evaluate(
-    ({ line, column }) => {
-      const editor = (window as unknown as EditorWindow).monaco.editor.getEditors()[0];
-      editor.setPosition({ lineNumber: line, column });
-      editor.focus();
-    },
-    { line, column },
-  );
+  await moveTo(page, line, column);
   await page.keyboard.type(text);
-}
-
-function editorText(page: Page): Promise<string> {
-  return page.evaluate(
-    () => (window as unknown as EditorWindow).monaco.editor.getEditors()[0].getValue() as string,
-  );
 }
 
 test('sign-in refuses a wrong password, then opens the workbench; sign-out returns to sign-in', async ({
