@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { followEventStream } from '../server/testing/event-stream';
 import { eventually } from '../server/testing/eventually';
 import { postgresMissingReason, startTestPostgres, type TestPostgres } from '../server/testing/postgres';
 import { command } from './support/requests';
@@ -54,40 +55,16 @@ const tokenUrl = (server: ServerProcess) =>
 const basic = (user: string, password: string) =>
   `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
-/** Reads an SSE stream into a list of `{id, data}` until aborted. */
+/** Follows an instance's event stream as the admin, keeping each event's id, event key and target key. */
 function followEvents(server: ServerProcess, query: string, headers: Record<string, string> = {}) {
-  const controller = new AbortController();
-  const events: { id: number; eventKey: string; key: string }[] = [];
-  const done = (async () => {
-    const response = await fetch(`${server.url}/api/v3/events?${query}`, {
-      headers: { authorization: basic('admin', ADMIN_PASSWORD), ...headers },
-      signal: controller.signal,
-    });
-    let buffer = '';
-    const decoder = new TextDecoder();
-    const reader = response.body!.getReader();
-    for (let read = await reader.read(); !read.done; read = await reader.read()) {
-      buffer += decoder.decode(read.value, { stream: true });
-      let end: number;
-      while ((end = buffer.indexOf('\n\n')) >= 0) {
-        const message = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        const id = /^id: (\d+)$/m.exec(message);
-        const data = /^data: (.*)$/m.exec(message);
-        if (id && data) {
-          const json = JSON.parse(data[1]!) as { eventKey: string; payload: { target?: { key: string } } };
-          events.push({ id: Number(id[1]), eventKey: json.eventKey, key: json.payload.target?.key ?? '' });
-        }
-      }
-    }
-  })().catch(() => undefined);
-  return {
-    events,
-    async stop() {
-      controller.abort();
-      await done;
+  return followEventStream(
+    `${server.url}/api/v3/events?${query}`,
+    { authorization: basic('admin', ADMIN_PASSWORD), ...headers },
+    ({ id, data }) => {
+      const json = data as { eventKey: string; payload: { target?: { key: string } } };
+      return { id: Number(id), eventKey: json.eventKey, key: json.payload.target?.key ?? '' };
     },
-  };
+  );
 }
 
 describe.skipIf(pgMissing !== undefined)('two instances on one PostgreSQL database', () => {

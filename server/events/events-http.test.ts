@@ -1,5 +1,6 @@
 import type { Property } from '../../shared/property';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { followEventStream, type StreamedEvent } from '../testing/event-stream';
 import { http, type HttpResponse } from '../testing/http-client';
 import { startTestServer, type TestServer } from '../testing/test-server';
 
@@ -54,48 +55,11 @@ async function eventually(check: () => Promise<boolean>, ms = 5000): Promise<voi
 
 /** Opens an SSE stream and collects its events until `stop()`. */
 async function follow(query: string, auth: string) {
-  const controller = new AbortController();
-  const response = await fetch(`${server.url}/api/v3/events${query}`, {
-    headers: { authorization: auth },
-    signal: controller.signal,
+  type Data = { eventKey: string; payload: { origin: Property | null; target: Property | null } };
+  const stream = followEventStream<StreamedEvent<Data>>(`${server.url}/api/v3/events${query}`, {
+    authorization: auth,
   });
-  const events: {
-    id: string;
-    event: string;
-    data: { eventKey: string; payload: { origin: Property | null; target: Property | null } };
-  }[] = [];
-  let buffer = '';
-  const reading = (async () => {
-    const decoder = new TextDecoder();
-    try {
-      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-        buffer += decoder.decode(chunk, { stream: true });
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const fields = Object.fromEntries(
-            block
-              .split('\n')
-              .filter((l) => !l.startsWith(':') && l.includes(': '))
-              .map((l) => [l.slice(0, l.indexOf(': ')), l.slice(l.indexOf(': ') + 2)]),
-          );
-          if (fields.data)
-            events.push({ id: fields.id!, event: fields.event!, data: JSON.parse(fields.data) });
-        }
-      }
-    } catch {
-      // aborted
-    }
-  })();
-  return {
-    response,
-    events,
-    async stop() {
-      controller.abort();
-      await reading;
-    },
-  };
+  return { ...stream, response: await stream.response };
 }
 
 describe('GET /api/v3/events (Server-Sent Events)', () => {
