@@ -204,13 +204,17 @@ export class RefreshTokenStore {
     return true;
   }
 
-  /** Ends every family of a user (password change, delete, disable). */
+  /** Ends every family of a user (password change, delete, disable), in one statement. */
   async revokeUser(userUuid: string): Promise<void> {
     const families = await this.sql.all<{ family_id: string }>(
-      'SELECT family_id FROM iam_refresh_family WHERE user_uuid = $1 AND revoked IS NULL',
-      [userUuid],
+      `UPDATE iam_refresh_family SET revoked = $1 WHERE user_uuid = $2 AND revoked IS NULL
+       RETURNING family_id`,
+      [this.now(), userUuid],
     );
-    for (const f of families) await this.revokeFamily(f.family_id);
+    for (const { family_id: familyId } of families) {
+      this.revoked.add(familyId);
+      this.published(familyId);
+    }
   }
 
   /** Deletes families (and their tokens) that ended long enough ago that no access token of theirs is valid. */
