@@ -7,11 +7,13 @@ export { loadHttpClientConfig, type HttpClientConfig } from './http-client-confi
 export { OutboundHttp, type OutboundRequest, type OutboundResponse } from './outbound-request';
 
 const clients = new WeakMap<HttpClientConfig, OutboundHttp>();
-const defaults = loadHttpClientConfig({});
+
+/** The settings when a server was built without them (some tests): the defaults, one object for every call. */
+export const DEFAULT_HTTP_CLIENT_CONFIG: HttpClientConfig = loadHttpClientConfig({});
 
 /** The client of a server's configuration (made once, so its keep-alive connections are shared). */
 export function outboundHttpFor(config: HttpClientConfig | undefined): OutboundHttp {
-  const key = config ?? defaults;
+  const key = config ?? DEFAULT_HTTP_CLIENT_CONFIG;
   let client = clients.get(key);
   if (!client) {
     client = new OutboundHttp(key);

@@ -7,7 +7,7 @@ import {
 } from '../../../shared/commands';
 import { PipeworkError } from '../../../shared/errors';
 import { isBinaryContent } from '../../../shared/values';
-import { loadHttpClientConfig, outboundHttpFor } from '../../http-client';
+import { DEFAULT_HTTP_CLIENT_CONFIG, outboundHttpFor } from '../../http-client';
 import type { ServerServices } from '../../services';
 import { parseRequestHeaders } from './request-headers';
 import { decodeResponseBody } from './response-body';
@@ -85,7 +85,7 @@ function where(url: string): string {
 }
 
 async function call(ctx: HttpContext, method: HttpMethod): Promise<unknown> {
-  const config = ctx.services.config.httpClient ?? loadHttpClientConfig({});
+  const config = ctx.services.config.httpClient ?? DEFAULT_HTTP_CLIENT_CONFIG;
   const headers: Record<string, string> = {
     accept: 'application/json, text/plain, */*',
     'user-agent': 'Pipework',
