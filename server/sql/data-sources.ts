@@ -1,7 +1,7 @@
 /** The configured data sources, each opened on first use and closed with the server. */
 import { PipeworkError } from '../../shared/errors';
 import type { DataSource, QueryResult, SqlParams } from './data-source';
-import type { SqlConfig } from './datasource-config';
+import { readSqlConfig, type SqlConfig } from './datasource-config';
 import { PostgresDataSource } from './postgres-data-source';
 import { SqliteDataSource } from './sqlite-data-source';
 
@@ -12,7 +12,7 @@ export class DataSources {
 
   /** Without a configuration (some tests build theirs by hand), there are no data sources. */
   constructor(config: SqlConfig | undefined) {
-    this.config = config ?? { dataSources: {}, maxRows: 10_000, timeoutMillis: 30_000 };
+    this.config = config ?? readSqlConfig({});
   }
 
   names(): string[] {
