@@ -59,27 +59,48 @@ export function evaluateIn(ctx: Evaluating, value: unknown, expression: string, 
   return projectEach(ctx, [value], expression, parameter)[0];
 }
 
-/**
- * A PEL template (`Dear #{name},`) evaluated inside a value: the text with each `#{...}` replaced by its
- * value (a template that is one `#{...}` alone gives the value itself, not its text).
- */
-export function renderIn(ctx: Evaluating, value: unknown, template: string, parameter: string): unknown {
+/** How a template is rendered: the text itself, or its slots' list expression and the text around them. */
+interface PreparedTemplate {
+  slots: ReturnType<typeof findTemplateSlots>;
+  projection: string;
+  whole: boolean;
+}
+
+function prepareTemplate(template: string, parameter: string): PreparedTemplate {
   const slots = findTemplateSlots(template);
-  if (slots.length === 0) return template;
-  const values = projectEach(
-    ctx,
-    [value],
-    `{${slots.map((s) => `(${template.slice(s.start, s.end)})`).join(', ')}}`,
-    parameter,
-  )[0] as unknown[];
-  if (slots.length === 1 && slots[0]!.open === 0 && slots[0]!.close === template.length) return values[0];
-  let out = '';
-  let at = 0;
-  slots.forEach((slot, i) => {
-    out += template.slice(at, slot.open) + asText(values[i]);
-    at = slot.close;
-  });
-  return out + template.slice(at);
+  const list = `{${slots.map((s) => `(${template.slice(s.start, s.end)})`).join(', ')}}`;
+  if (slots.length > 0) checked(list, parameter);
+  return {
+    slots,
+    projection: `vars.${HIDDEN}.![${list}]`,
+    whole: slots.length === 1 && slots[0]!.open === 0 && slots[0]!.close === template.length,
+  };
+}
+
+/**
+ * A PEL template (`Dear #{name},`) to evaluate inside values: the text with each `#{...}` replaced by its
+ * value (a template that is one `#{...}` alone gives the value itself, not its text). The template is read
+ * once, on the first value, however many values it renders.
+ */
+export function templateRenderer(
+  template: string,
+  parameter: string,
+): (ctx: Evaluating, value: unknown) => unknown {
+  let prepared: PreparedTemplate | undefined;
+  return (ctx, value) => {
+    prepared ??= prepareTemplate(template, parameter);
+    const { slots, projection, whole } = prepared;
+    if (slots.length === 0) return template;
+    const values = (withItems(ctx, [value], () => ctx.evaluate(projection)) as unknown[])[0] as unknown[];
+    if (whole) return values[0];
+    let out = '';
+    let at = 0;
+    slots.forEach((slot, i) => {
+      out += template.slice(at, slot.open) + asText(values[i]);
+      at = slot.close;
+    });
+    return out + template.slice(at);
+  };
 }
 
 function asText(value: unknown): string {

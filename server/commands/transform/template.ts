@@ -6,7 +6,7 @@
 import { defineCommand } from '../../../shared/commands';
 import { PipeworkError } from '../../../shared/errors';
 import type { ServerServices } from '../../services';
-import { renderIn } from '../data/evaluate-in-context';
+import { templateRenderer } from '../data/evaluate-in-context';
 
 const STORED = /^\$uri:property:\/?/;
 
@@ -75,8 +75,9 @@ export const transform = defineCommand<ServerServices>(
           parameter: 'iterate',
         });
       }
-      return ctx.input.map((item) => renderIn(ctx, model(item), template, 'template'));
+      const render = templateRenderer(template, 'template');
+      return ctx.input.map((item) => render(ctx, model(item)));
     }
-    return renderIn(ctx, model(ctx.input), template, 'template');
+    return templateRenderer(template, 'template')(ctx, model(ctx.input));
   },
 );
