@@ -17,7 +17,7 @@ import { SqlitePropertyStore } from '../server/store';
 import { migrateEventOutbox, outboxWriter } from '../server/events/postgres-event-outbox';
 import { PostgresPropertyStore } from '../server/store/postgres/postgres-property-store';
 import { postgresMissingReason, startTestPostgres } from '../server/testing/postgres';
-import type { BenchReport } from './bench-report';
+import { type BenchReport, median } from './bench-report';
 import { compareAsync } from './support/compare-async';
 
 const TOTAL = 100_000;
@@ -110,7 +110,6 @@ async function side(
     pgRates.push(await concurrentRate((i) => op(pgStore, i), inFlight, 400));
     sqliteRates.push(await concurrentRate((i) => op(sqliteStore, i), inFlight, 400));
   }
-  const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)]!;
   return { pg: median(pgRates.slice(1)), sqlite: median(sqliteRates.slice(1)) }; // round 0 warms up
 }
 
