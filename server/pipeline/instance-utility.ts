@@ -12,7 +12,15 @@ export const PUBLIC_ENV_PREFIX = 'PIPEWORK_ENV_';
 
 const startedAt = Date.now();
 
+let version: string | null | undefined;
+
+/** The version in package.json, read on first use only (`config.get` asks on every call). */
 function packageVersion(): string | null {
+  if (version === undefined) version = readPackageVersion();
+  return version;
+}
+
+function readPackageVersion(): string | null {
   try {
     const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
       version?: string;
