@@ -1,5 +1,6 @@
 /** The drive's settings: where its files live and how large one may be. */
 import { join } from 'node:path';
+import { positiveIntFrom } from '../config-env';
 
 export interface DriveConfig {
   /** Folder of the drive's files (`<data>/drive`). */
@@ -9,9 +10,6 @@ export interface DriveConfig {
 }
 
 export function loadDriveConfig(env: NodeJS.ProcessEnv, dataDir: string): DriveConfig {
-  const raw = env.PIPEWORK_MAX_DRIVE_FILE;
-  const maxFileBytes = raw === undefined || raw === '' ? 2 * 1024 * 1024 * 1024 : Number(raw);
-  if (!Number.isInteger(maxFileBytes) || maxFileBytes <= 0)
-    throw new Error(`PIPEWORK_MAX_DRIVE_FILE must be a positive integer, got '${raw}'`);
+  const maxFileBytes = positiveIntFrom(env, 'PIPEWORK_MAX_DRIVE_FILE', 2 * 1024 * 1024 * 1024);
   return { dir: join(dataDir, 'drive'), maxFileBytes };
 }

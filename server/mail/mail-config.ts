@@ -1,5 +1,6 @@
 /** Mail settings: the SMTP server (a secret: its URL may hold a password) and the default sender. */
 import { join } from 'node:path';
+import { positiveIntFrom } from '../config-env';
 
 export interface MailConfig {
   /** `PIPEWORK_SMTP_URL`, e.g. smtp://user:pass@mail.example.com:587; without it mail goes to the outbox. */
@@ -14,20 +15,12 @@ export interface MailConfig {
   outboxDir: string;
 }
 
-function timeoutFrom(raw: string | undefined): number {
-  if (raw === undefined || raw === '') return 30_000;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n <= 0)
-    throw new Error(`PIPEWORK_SMTP_TIMEOUT_MILLIS must be a positive integer, got '${raw}'`);
-  return n;
-}
-
 export function loadMailConfig(env: NodeJS.ProcessEnv, dataDir: string): MailConfig {
   return {
     smtpUrl: env.PIPEWORK_SMTP_URL || undefined,
     from: env.PIPEWORK_MAIL_FROM || 'pipework@localhost',
     fromName: env.PIPEWORK_MAIL_FROM_NAME || undefined,
-    timeoutMillis: timeoutFrom(env.PIPEWORK_SMTP_TIMEOUT_MILLIS),
+    timeoutMillis: positiveIntFrom(env, 'PIPEWORK_SMTP_TIMEOUT_MILLIS', 30_000),
     outboxDir: join(dataDir, 'mail-outbox'),
   };
 }
