@@ -1,4 +1,5 @@
 /** How a stored pipeline property maps to a document: its form from its mime type, and a first pipeline. */
+import { isJsonType } from '../../../shared/property/property-value';
 import type { PipelineForm } from '../editor';
 
 export interface StoredProperty {
@@ -8,10 +9,9 @@ export interface StoredProperty {
   version: number;
 }
 
+/** The form the server runs a stored pipeline in (`server/commands/flow/run-stored-pipeline.ts`): the same rule. */
 export function formOfType(type: string): PipelineForm {
-  if (/json/i.test(type)) return 'json';
-  if (/^text\/plain/i.test(type)) return 'uri';
-  return 'yaml';
+  return isJsonType(type) ? 'json' : 'yaml';
 }
 
 export const FIRST_PIPELINE = `# Each step's output is the next step's body. Run it with Ctrl+Enter.
