@@ -1,6 +1,5 @@
 /** Verbs of the login: login, logout, status. */
 import { readFileSync } from 'node:fs';
-import { createInterface } from 'node:readline/promises';
 import { CliError, DEFAULT_URL, normalizeUrl, send } from './cli-client';
 import type { Register, VerbContext } from './cli-context';
 import {
@@ -13,6 +12,7 @@ import {
   writeLogin,
 } from './credentials';
 import { EXIT } from './exit-codes';
+import { askOnTerminal } from './terminal-prompt';
 
 const PI_VERSION = (
   JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
@@ -23,18 +23,7 @@ async function ask(ctx: VerbContext, question: string, hidden = false): Promise<
   const { stdin, stderr } = ctx.streams;
   if (!stdin.isTTY)
     throw new CliError(`pi login needs ${question.replace(/: $/, '')} (give it as an option).`, EXIT.usage);
-  const rl = createInterface({ input: stdin, output: stderr, terminal: true });
-  if (hidden) {
-    const write = (rl as unknown as { _writeToOutput: (s: string) => void })._writeToOutput.bind(rl);
-    (rl as unknown as { _writeToOutput: (s: string) => void })._writeToOutput = (s: string) =>
-      write(s.startsWith(question) ? s : '');
-  }
-  try {
-    return await rl.question(question);
-  } finally {
-    rl.close();
-    if (hidden) stderr.write('\n');
-  }
+  return askOnTerminal(stdin, stderr, question, hidden);
 }
 
 async function readPassword(ctx: VerbContext, options: { passwordStdin?: boolean }): Promise<string> {
