@@ -12,8 +12,21 @@ import { basicAuth, startTestServer, type TestServer } from '../testing/test-ser
 
 const PASSWORD = 'mallory-password-1';
 let server: TestServer;
+/** Each scenario has its own attacker (holding the role of the app `tools`), so one's success cannot hide another's. */
+let attacker: string;
 let mallory: string;
 let malloryUuid: string;
+
+async function newAttacker(username: string): Promise<void> {
+  const user = await server.services.iam.createUser({
+    username,
+    password: PASSWORD,
+    roles: ['CAN_APP_TOOLS'],
+  });
+  attacker = username;
+  malloryUuid = user.uuid;
+  mallory = basicAuth(username, PASSWORD);
+}
 
 /** Runs one command as a one-step JSON pipeline (values are never evaluated: `evalValue: false` where it applies). */
 function command(name: string, params: Record<string, unknown>, auth: string): Promise<HttpResponse> {
@@ -35,7 +48,7 @@ function grab(mark: string, listenTo?: string): string {
     : '';
   return (
     `pipeline:\n${listen}` +
-    '  - iam.user.add.roles:\n      username: mallory\n      roleNames: ROLE_ADMIN\n' +
+    `  - iam.user.add.roles:\n      username: ${attacker}\n      roleNames: ROLE_ADMIN\n` +
     `  - property.schema.put:\n      key: ${mark}\n      value: got admin\n`
   );
 }
@@ -58,19 +71,13 @@ async function trigger(key: string): Promise<void> {
 beforeAll(async () => {
   server = await startTestServer();
   await server.services.iam.roles.create({ name: 'CAN_APP_TOOLS' });
-  const user = await server.services.iam.createUser({
-    username: 'mallory',
-    password: PASSWORD,
-    roles: ['CAN_APP_TOOLS'],
-  });
-  malloryUuid = user.uuid;
-  mallory = basicAuth('mallory', PASSWORD);
   await server.services.propertyJobs.ready;
 });
 afterAll(() => server.close());
 
 describe('stored code never runs with rights inherited through data', () => {
   it('(a) a value an admin’s listener copied into an archive, moved by the user into a pipeline folder, runs as the user', async () => {
+    await newAttacker('mallory-a');
     const archiver =
       'pipeline:\n  - event.listen:\n      key: property.created\n' +
       '      filter: "#{body.target.key == \'global/inbox/a\'}"\n' +
@@ -101,6 +108,7 @@ describe('stored code never runs with rights inherited through data', () => {
   });
 
   it('(b) property.copy by an admin makes the admin the author only until the user changes the copy in any way', async () => {
+    await newAttacker('mallory-b');
     expect((await store('global/drafts/b', grab('global/proof/b', 'global/go/b'), mallory)).status).toBe(200);
     expect(
       (await command('property.copy', { key: 'global/drafts/b', to: 'global/shared/b' }, server.adminAuth))
@@ -130,6 +138,7 @@ describe('stored code never runs with rights inherited through data', () => {
   });
 
   it('(c) a helper the user can edit, started by an admin’s listener (pipeline.start) or call, runs with no more than the user’s rights', async () => {
+    await newAttacker('mallory-c');
     // An app with its own role: its holders may store code there, and that code never runs as anyone stronger.
     expect((await store('global/app/tools/pipeline/helper', grab('global/proof/c'), mallory)).status).toBe(
       200,
@@ -161,6 +170,7 @@ describe('stored code never runs with rights inherited through data', () => {
   });
 
   it('(d) a test the user stored, run by an admin with test.run and no pattern, gets neither admin rights nor its own testWrites', async () => {
+    await newAttacker('mallory-d');
     const test = `headers:\n  testWrites: "global/**, user/**"\n${grab('global/proof/d')}`;
     expect((await store('global/app/tools/test/evil', test, mallory)).status).toBe(200);
     const widen = `headers:\n  testWrites: "global/**"\npipeline:\n  - property.schema.put:\n      key: global/owned/d\n      value: x\n`;
