@@ -169,6 +169,26 @@ describe('stored code never runs with rights inherited through data', () => {
     expect([shared.status, codeOf(shared)]).toEqual([403, 'FORBIDDEN']);
   });
 
+  it('(c) the same holds for a stored script run by script.run: it reads no more than its author may', async () => {
+    await newAttacker('mallory-s');
+    const admin = (await server.services.iam.principalByUsername('admin'))!;
+    await server.services.properties.create(admin, { key: `user/${admin.uuid}/secret`, value: 's3cret' });
+    const script = `function command(pi) { return { seen: pi.property.get('user/${admin.uuid}/secret') }; }`;
+    const key = `user/${malloryUuid}/app/mine/script/peek.js`;
+    const stored = await command(
+      'property.schema.put',
+      { key, value: script, type: 'application/javascript', evalValue: false },
+      mallory,
+    );
+    expect(stored.status).toBe(200);
+    const ran = await command('script.run', { path: key }, server.adminAuth);
+    expect(ran.status, ran.text).toBe(200);
+    expect(ran.json).toEqual({ seen: null });
+    // The admin's own inline script reads it: the binding is by the stored code's author, not by script.run.
+    const inline = await command('script.run', { script }, server.adminAuth);
+    expect(inline.json).toEqual({ seen: 's3cret' });
+  });
+
   it('(d) a test the user stored, run by an admin with test.run and no pattern, gets neither admin rights nor its own testWrites', async () => {
     await newAttacker('mallory-d');
     const test = `headers:\n  testWrites: "global/**, user/**"\n${grab('global/proof/d')}`;
