@@ -56,7 +56,10 @@ export const registerTestVerbs: Register = (program, action) => {
     .description(`Run app tests on the server (default ${DEFAULT_TEST_PATTERN}; an app name means its tests)`)
     .argument('[pattern]', 'a key pattern of tests, or an app name')
     .option('--junit <file>', 'also write the report as JUnit XML to FILE (for CI)')
-    .option('--writes <patterns>', 'key patterns (comma-separated) the tests may change beside their app folder')
+    .option(
+      '--writes <patterns>',
+      'key patterns (comma-separated) the tests may change beside their app folder',
+    )
     .action(
       action(async (ctx, pattern: string | undefined, options: { junit?: string; writes?: string }) => {
         const report = await runTests(ctx.settings(), testPattern(pattern), options.writes);
