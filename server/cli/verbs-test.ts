@@ -14,8 +14,9 @@ export function testPattern(argument: string | undefined): string {
   return argument.includes('/') ? argument : `global/app/${argument}/test/**`;
 }
 
-export function runTests(settings: CliSettings, pattern: string): Promise<TestReport> {
-  return command<TestReport>(settings, 'test.run', { pattern });
+/** Runs the tests; `writes` grants key patterns they may change beside their app folder (test.run `writes`). */
+export function runTests(settings: CliSettings, pattern: string, writes?: string): Promise<TestReport> {
+  return command<TestReport>(settings, 'test.run', writes ? { pattern, writes } : { pattern });
 }
 
 /** Prints a report for people: one row per test, the failures with their place, then the totals. */
@@ -55,9 +56,13 @@ export const registerTestVerbs: Register = (program, action) => {
     .description(`Run app tests on the server (default ${DEFAULT_TEST_PATTERN}; an app name means its tests)`)
     .argument('[pattern]', 'a key pattern of tests, or an app name')
     .option('--junit <file>', 'also write the report as JUnit XML to FILE (for CI)')
+    .option(
+      '--writes <patterns>',
+      'key patterns (comma-separated) the tests may change beside their app folder',
+    )
     .action(
-      action(async (ctx, pattern: string | undefined, options: { junit?: string }) => {
-        const report = await runTests(ctx.settings(), testPattern(pattern));
+      action(async (ctx, pattern: string | undefined, options: { junit?: string; writes?: string }) => {
+        const report = await runTests(ctx.settings(), testPattern(pattern), options.writes);
         return finishTests(ctx, report, options.junit);
       }),
     );

@@ -11,7 +11,7 @@ const LISTENER = `pipeline:
   - log: hi
 `;
 
-const ann = makePrincipal('ann');
+const ann = makePrincipal('ann', { developer: true });
 const admin = makePrincipal('root', { admin: true });
 const principals = new Map([
   ['ann', ann],
@@ -88,16 +88,25 @@ describe('EventListenDispatcher', () => {
     d.stop();
   });
 
-  it('keeps running a listener as its author after an admin moves or retypes it', async () => {
+  it('re-binds a listener to whoever changes it last: after an admin moves and retypes it, it runs as the admin', async () => {
     t = createTestPropertyService();
     const { d, ranAs, release } = dispatcher();
     await d.start();
     await t.service.create(ann, { key: 'global/app/a/pipeline/p', value: LISTENER });
+    await release();
+    expect(ranAs).toEqual(['ann']);
     await t.service.move(admin, 'global/app/a/pipeline/p', 'global/app/b/pipeline/p');
-    await t.service.create(admin, { key: 'global/app/b/pipeline/p', type: 'application/yaml' });
+    await release();
+    expect(await t.store.authorOf('global/app/b/pipeline/p')).toBe('root');
+    await t.service.create(ann, { key: 'global/app/b/pipeline/p', type: 'application/yaml' });
     await release();
     expect(await t.store.authorOf('global/app/b/pipeline/p')).toBe('ann');
-    expect(new Set(ranAs)).toEqual(new Set(['ann']));
+    await t.service.create(admin, { key: 'global/app/b/pipeline/p', type: 'application/yaml' });
+    await release();
+    ranAs.length = 0;
+    await t.service.create(ann, { key: 'global/trigger', value: 'x' });
+    await release();
+    expect(ranAs).toEqual(['root']);
     d.stop();
   });
 });

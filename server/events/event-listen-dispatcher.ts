@@ -1,7 +1,8 @@
 /**
  * Runs stored pipelines whose first command is `event.listen` when a matching event occurs: it keeps an index
  * of such pipelines (built at start, kept current from property events), evaluates each one's filter, and runs
- * it as the user who last stored it, who must be able to read the properties the event is about. With several
+ * it as the user who last wrote its property (any write re-binds it: a move or copy too, see docs/security.md,
+ * "Who code runs as"), who must be able to read the properties the event is about. With several
  * instances (PostgreSQL) every dispatcher sees every event, and a `DispatchCoordination` makes each listener
  * run on one of them only, and lets a starting dispatcher catch up on what none dispatched.
  */

@@ -36,7 +36,7 @@ beforeAll(async () => {
 
 afterAll(() => postgres?.stop());
 
-const ann = makePrincipal('ann');
+const ann = makePrincipal('ann', { developer: true });
 const LISTENER = `pipeline:
   - event.listen:
       key: property.created

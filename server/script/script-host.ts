@@ -3,6 +3,7 @@
  * (`pi.util.<utility>.<fn>(...)`, JSON in and out), a fresh uuid, and log lines into the pipeline's log and trace.
  */
 import { randomUUID } from 'node:crypto';
+import type { Principal } from '../../shared/auth';
 import type { CommandContext } from '../../shared/commands';
 import { UTILITY_SPECS, defaultUtilities, type PelUtilities } from '../../shared/pel';
 import { decodePropertyValue, type Property } from '../../shared/property';
@@ -56,11 +57,15 @@ function dispatch(kind: string, payloadText: string, utilities: () => PelUtiliti
 /**
  * Host calls run on the server's event loop, so one script may spend at most a quarter of its time limit
  * in them, make at most MAX_HOST_CALLS of them and pass at most MAX_ARGUMENT_CHARS of arguments to each.
+ * `principal`: who the script's utilities act as (a stored script: the caller bound by its author).
  */
-export function scriptHostFor(ctx: CommandContext<ServerServices>): ScriptHost {
+export function scriptHostFor(
+  ctx: CommandContext<ServerServices>,
+  principal: Principal | null = ctx.principal,
+): ScriptHost {
   let utilities: PelUtilities | undefined;
   const utilitiesOnce = () =>
-    (utilities ??= { ...defaultUtilities, ...utilitiesFor(ctx.services)(ctx.principal) });
+    (utilities ??= { ...defaultUtilities, ...utilitiesFor(ctx.services)(principal) });
   const budgetMillis = ctx.services.scripts.config.timeoutMillis / 4;
   let calls = 0;
   let spentMillis = 0;

@@ -3,10 +3,21 @@
  * for that user, `group/<uuid>` and `tenant/<uuid>` for their members, admins everything; the reserved
  * built-in apps for nobody to change. Group and tenant membership come from the Principal, which the IAM
  * module fills in; per-app rules can be added through `AppAccessRules`.
+ *
+ * Stored code decides who it runs as (docs/security.md, "Who code runs as"), so the executable sections of
+ * an app (`pipeline/`, `script/`, `test/`, `workflow/`) are writable only by developers and admins, or by
+ * holders of the app's own role (`AppAccessRules.mayStoreCode`); in one's own user folder by its owner. A run
+ * bound by another author's code (`Principal.limitedBy`) needs every author's rights too, and stores no code.
  */
-import { isAdmin, type Principal } from '../../shared/auth';
+import { ROLE_DEVELOPER, hasPermission, isAdmin, type Principal } from '../../shared/auth';
 import { PipeworkError } from '../../shared/errors';
-import { appFolderOf, isReservedAppKey, type AppFolder, type KeyScope } from '../../shared/property';
+import {
+  appFolderOf,
+  executableAppOf,
+  isReservedAppKey,
+  type AppFolder,
+  type KeyScope,
+} from '../../shared/property';
 
 export type AccessMode = 'read' | 'write';
 
@@ -16,6 +27,8 @@ export type AccessMode = 'read' | 'write';
  */
 export interface AppAccessRules {
   allows(principal: Principal, app: AppFolder, mode: AccessMode): boolean | undefined;
+  /** True when the principal holds the app's own role, which lets it store code in the app's executable sections. */
+  mayStoreCode?(principal: Principal, app: AppFolder): boolean;
 }
 
 export interface PropertyAccessOptions {
@@ -57,6 +70,7 @@ export class PropertyAccess {
   /** Whether the principal may read the property at `key` (a valid, normalised key). */
   canRead(principal: Principal | null, key: string): boolean {
     if (!principal) return false;
+    if (principal.limitedBy?.some((author) => !this.canRead(author, key))) return false;
     if (isAdmin(principal)) return true;
     return ownerFolderAllows(principal, key) && this.appAllows(principal, key, 'read');
   }
@@ -64,8 +78,23 @@ export class PropertyAccess {
   /** Whether the principal may create, change or delete the property at `key`. Reserved apps: nobody. */
   canWrite(principal: Principal | null, key: string): boolean {
     if (!principal || isReservedAppKey(key)) return false;
+    const app = executableAppOf(key);
+    if (app && !this.mayStoreCode(principal, key, app)) return false;
+    if (principal.limitedBy?.some((author) => !this.canWrite(author, key))) return false;
     if (isAdmin(principal)) return true;
     return ownerFolderAllows(principal, key) && this.appAllows(principal, key, 'write');
+  }
+
+  /**
+   * Whether the principal may store code at `key` (inside an executable section of `app`): developers and
+   * admins, holders of the app's own role, the owner of a user folder in it; never a run bound by another
+   * author's code (what it stored would later run as someone it is not).
+   */
+  private mayStoreCode(principal: Principal, key: string, app: AppFolder): boolean {
+    if (principal.limitedBy?.length) return false;
+    if (hasPermission(principal, ROLE_DEVELOPER)) return true;
+    if (app.folder.startsWith(`user/${principal.uuid}/`)) return true;
+    return this.appRules?.mayStoreCode?.(principal, app) === true;
   }
 
   /**
@@ -74,6 +103,7 @@ export class PropertyAccess {
    */
   readFilter(principal: Principal | null): (key: string) => boolean {
     if (!principal) return () => false;
+    if (principal.limitedBy?.length) return (key) => this.canRead(principal, key);
     if (isAdmin(principal)) return () => true;
     const rules = this.appRules;
     if (!rules) return (key) => ownerFolderAllows(principal, key);
@@ -110,10 +140,14 @@ export class PropertyAccess {
     }
   }
 
-  /** FORBIDDEN unless the principal may write `key` (reserved apps named as such). */
+  /** FORBIDDEN unless the principal may write `key` (reserved apps and executable sections named as such). */
   assertWrite(principal: Principal | null, key: string): void {
     if (this.canWrite(principal, key)) return;
-    const reason = isReservedAppKey(key) ? ' It belongs to a reserved built-in app.' : '';
+    const reason = isReservedAppKey(key)
+      ? ' It belongs to a reserved built-in app.'
+      : executableAppOf(key)
+        ? ' Code (pipeline/, script/, test/, workflow/ of an app) is stored by developers, admins or the app’s own role.'
+        : '';
     throw new PipeworkError('FORBIDDEN', `You may not change '${key}'.${reason}`, { key });
   }
 
@@ -135,5 +169,10 @@ export class PropertyAccess {
   /** True when per-key checks can be skipped for results inside `readScope` (no app rules configured). */
   get scopeIsExact(): boolean {
     return this.appRules === undefined;
+  }
+
+  /** Whether listings for this principal need `readFilter` on each key (app rules, or a run bound by an author). */
+  needsFilter(principal: Principal | null): boolean {
+    return !this.scopeIsExact || Boolean(principal?.limitedBy?.length);
   }
 }

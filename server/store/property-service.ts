@@ -187,9 +187,9 @@ export class PropertyService {
   private readQuery(principal: Principal | null, pattern: unknown) {
     const compiled = compileKeyPattern(pattern);
     const scope = this.access.readScope(principal);
-    return this.access.scopeIsExact
-      ? { pattern: compiled, scope }
-      : { pattern: compiled, scope, filter: this.access.readFilter(principal) };
+    return this.access.needsFilter(principal)
+      ? { pattern: compiled, scope, filter: this.access.readFilter(principal) }
+      : { pattern: compiled, scope };
   }
 
   /** The next tree level below a folder: keys as they are, sub-folders ending in `/`. */

@@ -211,17 +211,25 @@ export function runPropertyStoreContract(name: string, factory: ContractStoreFac
         expect(await store.authorOf('global/none')).toBeUndefined();
       });
 
-      it('keeps the author when the value is not written: a move, or a change of type only', async () => {
+      it('makes whoever writes last the author: a move, a copy, a change of type or default value alone', async () => {
         await store.save({ key: 'global/a', value: 'script' }, { actor: 'writer' });
         await store.move('global/a', 'global/b', { actor: 'mover' });
-        expect(await store.authorOf('global/b')).toBe('writer');
+        expect(await store.authorOf('global/b')).toBe('mover');
         await store.save({ key: 'global/b', type: 'text/x' }, { ifExists: 'update', actor: 'retyper' });
+        expect(await store.authorOf('global/b')).toBe('retyper');
         await store.update('global/b', { defaultValue: 1 }, { actor: 'other' });
-        expect(await store.authorOf('global/b')).toBe('writer');
+        expect(await store.authorOf('global/b')).toBe('other');
         await store.update('global/b', { value: 'new' }, { actor: 'rewriter' });
         expect(await store.authorOf('global/b')).toBe('rewriter');
         await store.copy('global/b', 'global/c', { actor: 'copier' });
         expect(await store.authorOf('global/c')).toBe('copier');
+        expect(await store.authorOf('global/b')).toBe('rewriter');
+        // Copied onto an existing property, with the same value: still the copier's now.
+        await store.copy('global/c', 'global/b', { actor: 'copier' });
+        expect(await store.authorOf('global/b')).toBe('copier');
+        // A system write (no actor) leaves no author whose rights the property could carry.
+        await store.move('global/b', 'global/d', {});
+        expect(await store.authorOf('global/d')).toBeNull();
       });
     });
 

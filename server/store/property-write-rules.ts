@@ -1,6 +1,6 @@
 /**
  * The SQL-independent rules of property writes, shared by the SQLite and PostgreSQL stores: the columns a
- * create or a patch writes (time to live counted from creation, the author kept when the value is), when a
+ * create or a patch writes (time to live counted from creation, the author: whoever wrote last, a move or copy included), when a
  * stored row has expired, and the errors of the contract.
  */
 import { PipeworkError } from '../../shared/errors';
@@ -37,8 +37,9 @@ export function patchedColumns(row: StoredRow, patch: PropertyPatch, actor?: str
     ttl,
     expiresAt: expiryOf(row.created, ttl),
     defaultValue: patch.defaultValue !== undefined ? defaultValueText(patch.defaultValue) : row.defaultValue,
-    // The author is who wrote the value: a change that leaves the value alone leaves the author too.
-    author: patch.value !== undefined ? (actor ?? null) : row.author,
+    // The author is who changed the property last, whatever they changed: stored code runs as its author,
+    // so a change by anyone else (even of the type alone) re-binds it to them (docs/security.md).
+    author: actor ?? null,
   };
 }
 

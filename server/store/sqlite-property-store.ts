@@ -97,8 +97,10 @@ export class SqlitePropertyStore implements PropertyStore, SyncPropertyReader, S
         `UPDATE property SET value = ?, type = ?, updated = ?, ttl = ?, expires_at = ?, default_value = ?,
          version = version + 1, author = ? WHERE id = ?`,
       ),
-      // A move keeps the author: the value is still what that user wrote (see `authorOf`).
-      rename: db.prepare('UPDATE property SET key = ?, updated = ?, version = version + 1 WHERE id = ?'),
+      // A move is a write by the mover: they become the author (see `authorOf`), never inheriting the earlier one.
+      rename: db.prepare(
+        'UPDATE property SET key = ?, updated = ?, version = version + 1, author = ? WHERE id = ?',
+      ),
       delete: db.prepare('DELETE FROM property WHERE id = ?'),
       expired: prepare<StoredRow>(
         `SELECT ${STORED_COLUMNS} FROM property WHERE expires_at IS NOT NULL AND expires_at <= ? ORDER BY expires_at LIMIT ?`,
@@ -354,7 +356,7 @@ export class SqlitePropertyStore implements PropertyStore, SyncPropertyReader, S
     return { property, changes };
   }
 
-  private moveNow(from: string, to: string, _options: WriteOptions): UpdateResult {
+  private moveNow(from: string, to: string, options: WriteOptions): UpdateResult {
     if (from === to) throw ontoItself('moved');
     const now = this.clock();
     const changes: PropertyChange[] = [];
@@ -363,7 +365,7 @@ export class SqlitePropertyStore implements PropertyStore, SyncPropertyReader, S
     if (this.storedLive(to, now, changes)) {
       throw propertyExists(to);
     }
-    this.stmt.rename.run(to, now, source.id);
+    this.stmt.rename.run(to, now, options.actor ?? null, source.id);
     const property = publicCopy(this.stmt.storedById.get(source.id)!);
     changes.push({ kind: 'deleted', origin: publicCopy(source), target: null });
     changes.push({ kind: 'created', origin: null, target: property });

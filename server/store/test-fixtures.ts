@@ -1,5 +1,5 @@
 /** Readable fixtures for the property tests: principals and a service over an in-memory store. */
-import { ROLE_ADMIN, ROLE_USER, type Principal } from '../../shared/auth';
+import { ROLE_ADMIN, ROLE_DEVELOPER, ROLE_USER, type Principal } from '../../shared/auth';
 import { PipeworkError } from '../../shared/errors';
 import { openDatabase } from '../db';
 import { EventBus, type PipeworkEvent } from '../events/event-bus';
@@ -8,12 +8,15 @@ import { SqlitePropertyStore } from './sqlite-property-store';
 
 export function makePrincipal(
   uuid: string,
-  options: { admin?: boolean; groups?: string[]; tenants?: string[] } = {},
+  options: { admin?: boolean; developer?: boolean; groups?: string[]; tenants?: string[] } = {},
 ): Principal {
+  const roles = [ROLE_USER];
+  if (options.admin) roles.push(ROLE_ADMIN);
+  if (options.developer) roles.push(ROLE_DEVELOPER);
   return {
     uuid,
     username: uuid,
-    roles: new Set(options.admin ? [ROLE_ADMIN, ROLE_USER] : [ROLE_USER]),
+    roles: new Set(roles),
     groups: new Set(options.groups ?? []),
     tenants: new Set(options.tenants ?? []),
   };

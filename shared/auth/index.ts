@@ -1,1 +1,9 @@
-export { type Principal, ROLE_ADMIN, ROLE_DEVELOPER, ROLE_USER, isAdmin, hasPermission } from './principal';
+export {
+  type Principal,
+  ROLE_ADMIN,
+  ROLE_DEVELOPER,
+  ROLE_USER,
+  isAdmin,
+  hasPermission,
+  boundByAuthor,
+} from './principal';

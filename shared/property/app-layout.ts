@@ -23,6 +23,9 @@ const RESERVED_SET: ReadonlySet<string> = new Set(RESERVED_APPS);
 /** The well-known sections inside an app folder. */
 export const APP_SECTIONS = ['form', 'list', 'object', 'pipeline', 'script', 'test', 'workflow'] as const;
 
+/** The sections whose contents run as code (pipelines, scripts, tests, workflows): who may store them is limited. */
+export const EXECUTABLE_APP_SECTIONS: readonly string[] = ['pipeline', 'script', 'test', 'workflow'];
+
 /** Where a key sits inside an app: `<root>/app/<name>` or `<root>/<owner>/app/<name>`, then `path`. */
 export interface AppFolder {
   /** The app folder's key, e.g. `global/app/invoice` or `tenant/<uuid>/app/invoice`. */
@@ -88,4 +91,10 @@ export function objectKeyOf(key: string): ObjectKey | undefined {
 export function isAppPipelineKey(key: string): boolean {
   const app = appFolderOf(key);
   return app !== undefined && app.path[0] === 'pipeline' && app.path.length > 1;
+}
+
+/** The app of a key inside an executable section (`<app>/pipeline/...`, `script`, `test`, `workflow`), or undefined. */
+export function executableAppOf(key: string): AppFolder | undefined {
+  const app = appFolderOf(key);
+  return app && EXECUTABLE_APP_SECTIONS.includes(app.path[0] ?? '') ? app : undefined;
 }

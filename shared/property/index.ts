@@ -30,6 +30,8 @@ export {
   containsReservedApp,
   objectKeyOf,
   isAppPipelineKey,
+  EXECUTABLE_APP_SECTIONS,
+  executableAppOf,
   type AppFolder,
   type ObjectKey,
 } from './app-layout';

@@ -30,7 +30,7 @@ export const call = defineCommand<ServerServices>(
     summary:
       'Runs the stored pipeline the URI names (property:<key>) with the current body and args as vars.',
     description:
-      'The URI is `$uri:property:<key>`, `property:<key>` or the key itself. The arguments are set as vars over the pipeline’s own. The pipeline is read and run as the caller, at most 10 deep. Remote URLs are not called: use http.get or http.post.',
+      'The URI is `$uri:property:<key>`, `property:<key>` or the key itself. The arguments are set as vars over the pipeline’s own. The pipeline is read as the caller and run as the caller bound by its author (never with more rights than whoever stored it), at most 10 deep. Remote URLs are not called: use http.get or http.post.',
     parameters: {
       uri: {
         type: 'string',

@@ -32,7 +32,7 @@ export const pipelineStart = defineCommand<ServerServices>(
     summary:
       'Runs the stored pipeline at `key` with the current body and `vars`; its final body is the result.',
     description:
-      'The pipeline is read and run as the caller. `vars` are set over the pipeline’s own vars (values are taken as they are, never evaluated again). Pipelines may start one another up to 10 deep; deeper (a pipeline starting itself) ends with LIMIT_EXCEEDED.',
+      'The pipeline is read as the caller and run as the caller bound by its author (never with more rights than whoever stored it). `vars` are set over the pipeline’s own vars (values are taken as they are, never evaluated again). Pipelines may start one another up to 10 deep; deeper (a pipeline starting itself) ends with LIMIT_EXCEEDED.',
     parameters: {
       key: {
         type: 'string',

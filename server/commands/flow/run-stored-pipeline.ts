@@ -1,6 +1,7 @@
 /**
  * Runs a stored pipeline from a running one: read as the caller (who must be allowed to read it), run as
- * the caller, with the caller's body (or input) and the given vars over the pipeline's own, within the
+ * the caller bound by the pipeline's author (never with more rights than whoever stored it: `readStoredCode`),
+ * with the caller's body (or input) and the given vars over the pipeline's own, within the
  * caller's time limit and the nesting limit. Its final body is the result.
  */
 import type { CommandContext } from '../../../shared/commands';
@@ -11,6 +12,7 @@ import { parsePipelineCached } from '../../pipeline/parsed-pipelines';
 import { isJsonType } from '../../../shared/property';
 import type { Cancellation } from '../../../shared/runner';
 import { executePipeline } from '../../pipeline/execute-pipeline';
+import { readStoredCode } from '../../pipeline/stored-code-run-as';
 import type { ServerServices } from '../../services';
 import { runNested } from './nesting';
 
@@ -90,7 +92,9 @@ export async function runStoredPipeline(
   if (key === '')
     throw new PipeworkError('PARAM_INVALID', `Parameter '${parameter}' names no pipeline.`, { parameter });
   return runNested(key, async () => {
-    const script = await loadScript(ctx, key, parameter);
+    const { code: script, runAs } = await readStoredCode(ctx.services, ctx.principal, key, () =>
+      loadScript(ctx, key, parameter),
+    );
     const given = ctx.input === undefined || ctx.input === null ? script.body : ctx.input;
     const run: PipelineScript = {
       ...script,
@@ -99,7 +103,7 @@ export async function runStoredPipeline(
     };
     try {
       const result = await executePipeline(ctx.services, run, {
-        principal: ctx.principal,
+        principal: runAs,
         cancellation: cancellationOf(ctx.abortSignal()),
       });
       return result.body;

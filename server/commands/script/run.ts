@@ -6,6 +6,8 @@ import { describeJsonRefusal, stringifyBounded } from '../../../shared/values';
 import { UTILITY_CATALOG_TEXT, scriptHostFor } from '../../script/script-host';
 import type { ScriptFailure } from '../../script/script-pool';
 import type { ServerServices } from '../../services';
+import type { Principal } from '../../../shared/auth';
+import { readStoredCode } from '../../pipeline/stored-code-run-as';
 
 type ScriptContext = CommandContext<ServerServices>;
 
@@ -21,22 +23,28 @@ const FAILURE_CODES: Record<ScriptFailure, ErrorCode> = {
   internal: 'INTERNAL',
 };
 
-/** The script text: inline, or the value of the property at `path` (`property:` prefix optional), read as the caller. */
-async function scriptText(ctx: ScriptContext): Promise<string> {
+/**
+ * The script text: inline (run as the caller), or the value of the property at `path` (`property:` prefix
+ * optional), read as the caller and run as the caller bound by its author (docs/security.md).
+ */
+async function scriptText(ctx: ScriptContext): Promise<{ text: string; runAs: Principal | null }> {
   const inline = ctx.params.script;
-  if (typeof inline === 'string' && inline.trim() !== '') return inline;
+  if (typeof inline === 'string' && inline.trim() !== '') return { text: inline, runAs: ctx.principal };
   const path = ctx.params.path;
   if (typeof path !== 'string' || path.trim() === '') {
     throw new PipeworkError('PARAM_INVALID', "script.run needs 'script' or 'path'.", { parameter: 'path' });
   }
   const key = path.trim().replace(/^property:/, '');
-  const value = decodePropertyValue(await ctx.services.properties.get(ctx.principal, key));
+  const { code: property, runAs } = await readStoredCode(ctx.services, ctx.principal, key, () =>
+    ctx.services.properties.get(ctx.principal, key),
+  );
+  const value = decodePropertyValue(property);
   if (typeof value !== 'string') {
     throw new PipeworkError('BAD_REQUEST', `The property '${key}' does not hold a script text.`, {
       parameter: 'path',
     });
   }
-  return value;
+  return { text: value, runAs };
 }
 
 function checkLanguage(language: unknown): void {
@@ -106,10 +114,10 @@ export const scriptRun = defineCommand<ServerServices>(
   },
   async (ctx) => {
     checkLanguage(ctx.params.language);
-    const code = await scriptText(ctx);
+    const { text: code, runAs } = await scriptText(ctx);
     const outcome = await ctx.services.scripts.run(
       { code, inputText: inputText(ctx), catalogText: UTILITY_CATALOG_TEXT },
-      scriptHostFor(ctx),
+      scriptHostFor(ctx, runAs),
     );
     if (!outcome.ok) {
       throw new PipeworkError(FAILURE_CODES[outcome.reason], `script.run: ${outcome.message}`, {

@@ -20,8 +20,9 @@ async function put(key: string, value: string, type = 'application/yaml;type=pip
   expect(response.status, response.text).toBe(200);
 }
 
-async function runTests(pattern: string) {
-  const response = await callCommand('GET', server.url, 'test.run', { pattern }, server.adminAuth);
+async function runTests(pattern: string, writes?: string) {
+  const params = writes === undefined ? { pattern } : { pattern, writes };
+  const response = await callCommand('GET', server.url, 'test.run', params, server.adminAuth);
   expect(response.status, response.text).toBe(200);
   return response.json as {
     total: number;
@@ -110,21 +111,28 @@ describe('test.run', () => {
     expect((await runTests('global/app/when/test/**')).tests[0]).toMatchObject({ result: 'passed' });
   });
 
-  it('lets a test change data only in its own app folder unless its header testWrites says so', async () => {
+  it('lets a test change data only in its own app folder and what the runner grants; testWrites only narrows', async () => {
     const write = (key: string, header = '') =>
       `${header}pipeline:\n  - property.schema.put:\n      key: ${key}\n      value: x\n`;
     await put('global/app/guard/test/own', write('global/app/guard/data/a'));
     await put('global/app/guard/test/other-app', write('global/app/other/data/a'));
+    await put('global/app/guard/test/granted', write('global/shared/a'));
     await put(
-      'global/app/guard/test/opted-in',
-      write('global/shared/a', 'headers:\n  testWrites: "global/shared/**"\n'),
+      'global/app/guard/test/self-granted',
+      write('global/elsewhere/a', 'headers:\n  testWrites: "global/elsewhere/**"\n'),
     );
-    const report = await runTests('global/app/guard/test/**');
+    await put(
+      'global/app/guard/test/narrowed',
+      write('global/app/guard/data/b', 'headers:\n  testWrites: "global/app/guard/tmp/**"\n'),
+    );
+    const report = await runTests('global/app/guard/test/**', 'global/shared/**');
     const byName = Object.fromEntries(report.tests.map((t) => [t.name, t]));
     expect(byName.own!.result).toBe('passed');
-    expect(byName['opted-in']!.result).toBe('passed');
+    expect(byName.granted!.result).toBe('passed');
     expect(byName['other-app']).toMatchObject({ result: 'error', line: 2 });
     expect(byName['other-app']!.message).toMatch(/^FORBIDDEN: A test may change properties only inside/);
+    expect(byName['self-granted']!.message).toMatch(/^FORBIDDEN: A test may change properties only inside/);
+    expect(byName.narrowed!.message).toMatch(/^FORBIDDEN: This test limits its own writes/);
     const there = await callCommand(
       'GET',
       server.url,

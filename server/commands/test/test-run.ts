@@ -7,8 +7,9 @@ import { executePipeline } from '../../pipeline/execute-pipeline';
 import type { ServerServices } from '../../services';
 import type { Principal } from '../../../shared/auth';
 import type { TestCaseReport, TestReport, TestResult } from '../../../shared/app-tests/test-report';
+import { readStoredCode } from '../../pipeline/stored-code-run-as';
 import { TestRunRegistry } from './test-run-registry';
-import { WriteScope, appFolderOf, extraWritePatterns, guardedProperties } from './test-write-guard';
+import { WriteScope, appFolderOf, guardedProperties, keyPatternList } from './test-write-guard';
 
 export const DEFAULT_TEST_PATTERN = 'global/app/*/test/**';
 
@@ -28,11 +29,15 @@ function declaredMocks(script: PipelineScript): Set<string> {
   return names;
 }
 
-/** Runs one test pipeline with its own mocks and a write guard on its app folder. */
+/**
+ * Runs one test pipeline with its own mocks and a write guard on its app folder (plus what the runner grants in
+ * `writes`), as the runner bound by the test's author: a test never runs with more rights than whoever stored it.
+ */
 export async function runOneTest(
   services: ServerServices,
   principal: Principal | null,
   property: Property,
+  writes: string[] = [],
 ): Promise<TestCaseReport> {
   const key = property.key.replace(/^\//, '');
   const at = key.indexOf('/test/');
@@ -52,16 +57,19 @@ export async function runOneTest(
     return report;
   };
   try {
-    const text = property.value ?? '';
-    const script = parsePipeline(text, (property.type ?? '').includes('json') ? 'json' : 'yaml');
+    const { code: stored, runAs } = await readStoredCode(services, principal, key, () =>
+      services.properties.get(principal, key),
+    );
+    const text = stored.value ?? '';
+    const script = parsePipeline(text, (stored.type ?? '').includes('json') ? 'json' : 'yaml');
     const appFolder = appFolderOf(key) ?? key;
-    const scope = new WriteScope(appFolder, extraWritePatterns(script.headers.testWrites));
+    const scope = new WriteScope(appFolder, writes, keyPatternList(script.headers.testWrites));
     const view: ServerServices = {
       ...services,
       commands: new TestRunRegistry(services.commands, declaredMocks(script)),
       properties: guardedProperties(services.properties, scope),
     };
-    await executePipeline(view, script, { principal });
+    await executePipeline(view, script, { principal: runAs });
     return done('passed');
   } catch (error) {
     const failed = isPipeworkError(error) && error.code === 'ASSERTION_FAILED';
@@ -74,13 +82,14 @@ export async function runTests(
   services: ServerServices,
   principal: Principal | null,
   pattern: string,
+  writes: string[] = [],
 ): Promise<TestReport> {
   const started = Date.now();
   const properties = (await services.properties.list(principal, pattern)).filter(
     (p) => p.key.includes('/test/') && isTestPipeline(p),
   );
   const tests: TestCaseReport[] = [];
-  for (const property of properties) tests.push(await runOneTest(services, principal, property));
+  for (const property of properties) tests.push(await runOneTest(services, principal, property, writes));
   const passed = tests.filter((t) => t.result === 'passed').length;
   return {
     total: tests.length,
@@ -97,9 +106,10 @@ export const testRun = defineCommand<ServerServices>(
     summary:
       "Runs an app's test pipelines (default global/app/*/test/**), each in isolation; returns a report.",
     description:
-      'Every pipeline property whose key has a /test/ folder and matches `pattern` runs on its own, as the caller, ' +
-      'with its own mocks (mock.command) and able to change properties only inside its app folder (more with the ' +
-      'header testWrites: key patterns). The report: {total, passed, failed, durationMs, tests: [{name, key, ' +
+      'Every pipeline property whose key has a /test/ folder and matches `pattern` runs on its own, as the caller ' +
+      "bound by the test's author (never with more rights than whoever stored the test), with its own mocks " +
+      '(mock.command) and able to change properties only inside its app folder and the key patterns in `writes` ' +
+      '(a test may narrow this with its header testWrites, never widen it). The report: {total, passed, failed, durationMs, tests: [{name, key, ' +
       "result: 'passed'|'failed'|'error', durationMs, message?, line?, column?}]}; failed counts failed and error. " +
       'A failed test assertion is failed, any other error is error.',
     parameters: {
@@ -107,6 +117,12 @@ export const testRun = defineCommand<ServerServices>(
         type: 'string',
         default: DEFAULT_TEST_PATTERN,
         description: 'A key pattern for the tests, e.g. global/app/orders/test/**.',
+      },
+      writes: {
+        type: ['array', 'string'],
+        items: { type: 'string' },
+        description:
+          "Key patterns the tests may change beside their app folder (a list or comma-separated), e.g. global/shared/**; the runner's own folder rules still apply.",
       },
     },
     defaultParameter: 'pattern',
@@ -126,6 +142,6 @@ export const testRun = defineCommand<ServerServices>(
       typeof ctx.params.pattern === 'string' && ctx.params.pattern !== ''
         ? ctx.params.pattern
         : DEFAULT_TEST_PATTERN;
-    return runTests(ctx.services, ctx.principal, pattern);
+    return runTests(ctx.services, ctx.principal, pattern, keyPatternList(ctx.params.writes));
   },
 );

@@ -1,7 +1,9 @@
 /**
- * A test changes data only inside its own app folder (`<root>/app/<app>/`) unless its header `testWrites`
- * names more key patterns (e.g. `testWrites: "user/**"`). The guard wraps the property service the test's
- * commands see; reads are not limited.
+ * A test changes data only inside its own app folder (`<root>/app/<app>/`) and the key patterns the one who
+ * runs it grants (`test.run` parameter `writes`): the scope comes from the runner, never from the test. The
+ * test's own header `testWrites` may only narrow it (a key must then match one of its patterns too). Every
+ * write is also checked by the folder rules for the run's principal (the runner bound by the test's author).
+ * The guard wraps the property service the test's commands see; reads are not limited.
  */
 import { PipeworkError } from '../../../shared/errors';
 import { compileKeyPattern, literalPrefixOf, type KeyPattern } from '../../../shared/property';
@@ -14,34 +16,51 @@ export function appFolderOf(testKey: string): string | undefined {
   return folder && /(^|\/)app\/[^/]+$/.test(folder) ? folder : undefined;
 }
 
-/** The header `testWrites`: key patterns as a list or comma-separated text. */
-export function extraWritePatterns(header: unknown): string[] {
-  if (header === undefined || header === null || header === '') return [];
-  const list = Array.isArray(header) ? header : String(header).split(',');
+/** Key patterns given as a list or comma-separated text (the `writes` parameter, the `testWrites` header). */
+export function keyPatternList(value: unknown): string[] {
+  if (value === undefined || value === null || value === '') return [];
+  const list = Array.isArray(value) ? value : String(value).split(',');
   return list.map((p) => String(p).trim().replace(/^\//, '')).filter((p) => p !== '');
 }
 
-export class WriteScope {
-  private readonly patterns: KeyPattern[];
+function inside(patterns: readonly KeyPattern[], key: string, isPattern: boolean): boolean {
+  return isPattern
+    ? patterns.some((p) => p.source === key || coversPattern(p.source, key))
+    : patterns.some((p) => p.matches(key));
+}
 
+export class WriteScope {
+  private readonly granted: KeyPattern[];
+  private readonly narrowed?: KeyPattern[];
+
+  /**
+   * @param granted the runner's extra key patterns (beside the app folder)
+   * @param narrowedTo the test's `testWrites` patterns, when it has any: keys must match one of them too
+   */
   constructor(
     readonly appFolder: string,
-    extra: string[],
+    granted: string[],
+    narrowedTo: string[] = [],
   ) {
-    this.patterns = [compileKeyPattern(`${appFolder}/**`), ...extra.map((p) => compileKeyPattern(p))];
+    this.granted = [compileKeyPattern(`${appFolder}/**`), ...granted.map((p) => compileKeyPattern(p))];
+    if (narrowedTo.length > 0) this.narrowed = narrowedTo.map((p) => compileKeyPattern(p));
   }
 
   /** Throws FORBIDDEN unless the key (or every key a pattern can reach) lies inside the scope. */
   check(raw: unknown, isPattern = false): void {
     const key = String(raw ?? '').replace(/^\//, '');
-    const inside = isPattern
-      ? this.patterns.some((p) => p.source === key || coversPattern(p.source, key))
-      : this.patterns.some((p) => p.matches(key));
-    if (!inside) {
+    if (!inside(this.granted, key, isPattern)) {
       throw new PipeworkError(
         'FORBIDDEN',
         `A test may change properties only inside its app folder ${this.appFolder}/ (not '${key}'); ` +
-          "name more key patterns in the test's header testWrites.",
+          "whoever runs the tests may grant more key patterns with test.run's parameter writes.",
+        { key },
+      );
+    }
+    if (this.narrowed && !inside(this.narrowed, key, isPattern)) {
+      throw new PipeworkError(
+        'FORBIDDEN',
+        `This test limits its own writes with its header testWrites, which does not cover '${key}'.`,
         { key },
       );
     }

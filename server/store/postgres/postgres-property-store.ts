@@ -162,7 +162,7 @@ export class PostgresPropertyStore implements PropertyStore {
   async move(from: string, to: string, options: WriteOptions = {}): Promise<UpdateResult> {
     return this.write(
       options,
-      (w) => w.move(normalizePropertyKey(from), normalizePropertyKey(to)),
+      (w) => w.move(normalizePropertyKey(from), normalizePropertyKey(to), options),
       changesOf,
     );
   }

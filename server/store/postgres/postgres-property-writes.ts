@@ -160,7 +160,7 @@ export class PostgresPropertyWrites {
     return { property, changes };
   }
 
-  async move(from: string, to: string): Promise<UpdateResult> {
+  async move(from: string, to: string, options: WriteOptions): Promise<UpdateResult> {
     if (from === to) throw ontoItself('moved');
     const changes: PropertyChange[] = [];
     const source = await this.storedLive(from, changes);
@@ -168,12 +168,11 @@ export class PostgresPropertyWrites {
     if (await this.storedLive(to, changes)) {
       throw propertyExists(to);
     }
-    // A move keeps the author: the value is still what that user wrote.
-    await this.db.query('UPDATE property SET key = $1, updated = $2, version = version + 1 WHERE id = $3', [
-      to,
-      this.now,
-      source.id,
-    ]);
+    // A move is a write by the mover: they become the author, never inheriting the earlier one.
+    await this.db.query(
+      'UPDATE property SET key = $1, updated = $2, version = version + 1, author = $3 WHERE id = $4',
+      [to, this.now, options.actor ?? null, source.id],
+    );
     const property = await this.byId(source.id);
     changes.push({ kind: 'deleted', origin: publicCopy(source), target: null });
     changes.push({ kind: 'created', origin: null, target: property });
