@@ -5,8 +5,7 @@
 import type Mail from 'nodemailer/lib/mailer';
 import type { Delivery } from './delivery-records';
 
-const escapeHtml = (text: string): string =>
-  text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** HTML when the message starts with a tag (as mail.send decides). */
 const looksHtml = (message: string): boolean => /^\s*<[a-zA-Z!]/.test(message);

@@ -10,7 +10,6 @@ import { PipeworkError } from '../../shared/errors';
 import type { Logger } from '../logging/logger';
 import type { MailService } from '../mail';
 import type { DeliveryConfig } from './delivery-config';
-import { MAX_MESSAGE, MAX_SUBJECT } from './delivery-input';
 import { downloadedMail, linkMail, passwordMail } from './delivery-mails';
 import type { Delivery, PrivacyLevel } from './delivery-records';
 import {
@@ -25,7 +24,7 @@ import {
   unwrapContentKey,
   wrapContentKey,
 } from './delivery-secrets';
-import { DeliveryStore, type DeliveryFields, type NewAttachment, type TokenHolder } from './delivery-store';
+import type { DeliveryFields, DeliveryStore, NewAttachment, TokenHolder } from './delivery-store';
 
 export interface DeliveryInput {
   subject?: string;
@@ -68,9 +67,13 @@ export class DeliveryService {
 
   private checkRecipients(recipients: string[]): void {
     if (recipients.length > this.config.maxRecipients)
-      throw new PipeworkError('PARAM_INVALID', `A delivery takes at most ${this.config.maxRecipients} recipients.`, {
-        parameter: 'recipients',
-      });
+      throw new PipeworkError(
+        'PARAM_INVALID',
+        `A delivery takes at most ${this.config.maxRecipients} recipients.`,
+        {
+          parameter: 'recipients',
+        },
+      );
   }
 
   async create(principal: Principal, input: DeliveryInput): Promise<Delivery> {
@@ -128,7 +131,12 @@ export class DeliveryService {
     return (await this.store.get(delivery.uuid))!;
   }
 
-  async addRecipient(principal: Principal, uuid: unknown, email: string, locale: string | null): Promise<Delivery> {
+  async addRecipient(
+    principal: Principal,
+    uuid: unknown,
+    email: string,
+    locale: string | null,
+  ): Promise<Delivery> {
     const delivery = await this.owned(principal, uuid);
     if (!delivery.recipients.some((r) => r.email === email))
       this.checkRecipients([...delivery.recipients.map((r) => r.email), email]);
@@ -144,7 +152,10 @@ export class DeliveryService {
   async addAttachment(principal: Principal, uuid: unknown, attachment: NewAttachment): Promise<Delivery> {
     const delivery = await this.owned(principal, uuid);
     if (delivery.status !== 'DRAFT')
-      throw new PipeworkError('CONFLICT', `Delivery ${delivery.uuid} is ${delivery.status}: attachments are fixed.`);
+      throw new PipeworkError(
+        'CONFLICT',
+        `Delivery ${delivery.uuid} is ${delivery.status}: attachments are fixed.`,
+      );
     this.checkBytes([attachment], await this.store.attachmentBytes(delivery.uuid));
     await this.store.addAttachment(delivery.uuid, attachment);
     return (await this.store.get(delivery.uuid))!;
@@ -251,12 +262,19 @@ export class DeliveryService {
   messageFor(link: OpenedLink, token: string, password: string): string {
     const { delivery } = link;
     if (!(delivery.encrypted && delivery.privacyLevel === 4)) return delivery.message;
-    return open(this.contentKey(link, token, password), Buffer.from(delivery.message, 'base64')).toString('utf8');
+    return open(this.contentKey(link, token, password), Buffer.from(delivery.message, 'base64')).toString(
+      'utf8',
+    );
   }
 
   private contentKey(link: OpenedLink, token: string, password: string): Buffer {
     if (!link.holder.wrappedKey) throw notFound();
-    return unwrapContentKey(link.holder.wrappedKey, { token, password }, link.delivery.uuid, link.holder.email);
+    return unwrapContentKey(
+      link.holder.wrappedKey,
+      { token, password },
+      link.delivery.uuid,
+      link.holder.email,
+    );
   }
 
   /**
@@ -282,4 +300,3 @@ export class DeliveryService {
     return this.store.deleteExpired(now);
   }
 }
-

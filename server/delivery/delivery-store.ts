@@ -88,15 +88,13 @@ export class DeliveryStore {
       encrypted: row.encryption !== null,
       created: Number(row.created),
       updated: Number(row.updated),
-      recipients: recipients.map(
-        (r): DeliveryRecipient => ({
-          email: r.email,
-          locale: r.locale,
-          sent: millis(r.sent),
-          downloads: Number(r.downloads),
-          lastDownload: millis(r.last_download),
-        }),
-      ),
+      recipients: recipients.map((r): DeliveryRecipient => ({
+        email: r.email,
+        locale: r.locale,
+        sent: millis(r.sent),
+        downloads: Number(r.downloads),
+        lastDownload: millis(r.last_download),
+      })),
       attachments: attachments.map((a) => ({ ...a, position: Number(a.position), length: Number(a.length) })),
     };
   }
@@ -120,7 +118,9 @@ export class DeliveryStore {
   /** The deliveries sent to an address, newest first (at most `limit`). */
   async byRecipient(email: string, limit: number): Promise<Delivery[]> {
     const rows = await this.sql.all<DeliveryRow>(
-      `SELECT ${DELIVERY_COLUMNS.split(',').map((c) => `d.${c.trim()}`).join(', ')} FROM delivery d
+      `SELECT ${DELIVERY_COLUMNS.split(',')
+        .map((c) => `d.${c.trim()}`)
+        .join(', ')} FROM delivery d
         JOIN delivery_recipient r ON r.delivery_uuid = d.uuid
         WHERE r.email = $1 AND r.sent IS NOT NULL ORDER BY d.created DESC, d.uuid LIMIT $2`,
       [email.toLowerCase(), limit],
@@ -194,10 +194,10 @@ export class DeliveryStore {
 
   async addRecipient(uuid: string, recipient: { email: string; locale: string | null }): Promise<void> {
     await this.sql.transaction(function* () {
-      const known = yield* get('SELECT 1 AS one FROM delivery_recipient WHERE delivery_uuid = $1 AND email = $2', [
-        uuid,
-        recipient.email,
-      ]);
+      const known = yield* get(
+        'SELECT 1 AS one FROM delivery_recipient WHERE delivery_uuid = $1 AND email = $2',
+        [uuid, recipient.email],
+      );
       if (known)
         yield* run('UPDATE delivery_recipient SET locale = $3 WHERE delivery_uuid = $1 AND email = $2', [
           uuid,
@@ -231,7 +231,11 @@ export class DeliveryStore {
   }
 
   async setStatus(uuid: string, status: DeliveryStatus): Promise<void> {
-    await this.sql.run('UPDATE delivery SET status = $2, updated = $3 WHERE uuid = $1', [uuid, status, Date.now()]);
+    await this.sql.run('UPDATE delivery SET status = $2, updated = $3 WHERE uuid = $1', [
+      uuid,
+      status,
+      Date.now(),
+    ]);
   }
 
   /**
@@ -251,7 +255,9 @@ export class DeliveryStore {
           seal(row.content),
         ]);
       if (message) {
-        const current = yield* get<{ message: string }>('SELECT message FROM delivery WHERE uuid = $1', [uuid]);
+        const current = yield* get<{ message: string }>('SELECT message FROM delivery WHERE uuid = $1', [
+          uuid,
+        ]);
         yield* run('UPDATE delivery SET message = $2 WHERE uuid = $1', [
           uuid,
           seal(Buffer.from(current?.message ?? '', 'utf8')).toString('base64'),

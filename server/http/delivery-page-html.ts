@@ -27,7 +27,9 @@ export function tooManyPage(): string {
 function header(delivery: Delivery, message: string | null): string {
   const text = message === null ? '' : `<pre>${escape(message)}</pre>`;
   const until =
-    delivery.deleteAfter > 0 ? `<p>Available until ${escape(new Date(delivery.deleteAfter).toISOString())}.</p>` : '';
+    delivery.deleteAfter > 0
+      ? `<p>Available until ${escape(new Date(delivery.deleteAfter).toISOString())}.</p>`
+      : '';
   return `<h1>${escape(delivery.subject)}</h1><p>From ${escape(delivery.senderName)}</p>${text}${until}`;
 }
 
@@ -42,7 +44,8 @@ export function deliveryPage(
 ): string {
   const items = delivery.attachments.map((a) => {
     const label = `${escape(a.name)} (${escape(a.mimeType)}, ${size(a.length)})`;
-    if (password === null) return `<li><a href="${escape(`${path}/${a.position}`)}" download>${label}</a></li>`;
+    if (password === null)
+      return `<li><a href="${escape(`${path}/${a.position}`)}" download>${label}</a></li>`;
     return (
       `<li><form method="post" action="${escape(`${path}/${a.position}`)}">` +
       `<input type="hidden" name="password" value="${escape(password)}">` +

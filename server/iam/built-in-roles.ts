@@ -49,6 +49,7 @@ const DEVELOPER_PERMISSIONS = [
   'CAN_PIPE_cache.*',
   'CAN_PIPE_pdf.*',
   'CAN_PIPE_mail.send',
+  'CAN_PIPE_delivery.*',
   'CAN_PIPE_sql.query',
   'CAN_PIPE_barcode.*',
   'CAN_PIPE_switch',

@@ -41,7 +41,12 @@ export const deliveryAttachmentAdd = defineCommand<ServerServices>(
       mimeType ??= 'application/json';
     }
     const length = ctx.params.length;
-    if (length !== undefined && length !== '' && Number(length) !== 0 && Number(length) !== content.byteLength)
+    if (
+      length !== undefined &&
+      length !== '' &&
+      Number(length) !== 0 &&
+      Number(length) !== content.byteLength
+    )
       throw new PipeworkError(
         'PARAM_INVALID',
         `length ${String(length)} does not match the ${content.byteLength} bytes of the body.`,

@@ -52,9 +52,13 @@ export function attachmentName(name: string, parameter: string): string {
   // eslint-disable-next-line no-control-regex -- control characters are what is refused
   const clean = name.replace(/^.*[\\/]/, '').replace(/[\u0000-\u001f\u007f]/g, '');
   if (clean === '' || clean.length > 255)
-    throw new PipeworkError('PARAM_INVALID', `Attachment name '${name.slice(0, 100)}' is empty or too long.`, {
-      parameter,
-    });
+    throw new PipeworkError(
+      'PARAM_INVALID',
+      `Attachment name '${name.slice(0, 100)}' is empty or too long.`,
+      {
+        parameter,
+      },
+    );
   return clean;
 }
 
@@ -62,7 +66,10 @@ export function attachmentName(name: string, parameter: string): string {
  * `attachments`: files (bytes from an expression), JSON file objects, or drive paths (read with the caller's
  * permissions); comma-separated text, one item, or a list.
  */
-export async function attachmentsOf(ctx: DeliveryContext, value: unknown): Promise<NewAttachment[] | undefined> {
+export async function attachmentsOf(
+  ctx: DeliveryContext,
+  value: unknown,
+): Promise<NewAttachment[] | undefined> {
   if (value === undefined || value === null || value === '') return undefined;
   let items: unknown[] = Array.isArray(value) ? value : [value];
   if (typeof value === 'string') {
@@ -72,10 +79,16 @@ export async function attachmentsOf(ctx: DeliveryContext, value: unknown): Promi
       try {
         parsed = JSON.parse(text);
       } catch {
-        throw new PipeworkError('PARAM_INVALID', 'attachments is not valid JSON.', { parameter: 'attachments' });
+        throw new PipeworkError('PARAM_INVALID', 'attachments is not valid JSON.', {
+          parameter: 'attachments',
+        });
       }
       items = Array.isArray(parsed) ? parsed : [parsed];
-    } else items = text.split(',').map((p) => p.trim()).filter((p) => p !== '');
+    } else
+      items = text
+        .split(',')
+        .map((p) => p.trim())
+        .filter((p) => p !== '');
   }
   const out: NewAttachment[] = [];
   for (const item of items) {
@@ -87,7 +100,11 @@ export async function attachmentsOf(ctx: DeliveryContext, value: unknown): Promi
       });
     } else if (typeof item === 'string') {
       const path = item.replace(/^\$?uri:drive:/, '');
-      const file = await ctx.services.drive.read(ctx.principal, path, ctx.services.deliveries.config.maxBytes);
+      const file = await ctx.services.drive.read(
+        ctx.principal,
+        path,
+        ctx.services.deliveries.config.maxBytes,
+      );
       out.push({
         name: attachmentName(file.name ?? path, 'attachments'),
         mimeType: file.mimeType,

@@ -13,6 +13,5 @@ export const deliveryFinalize = defineCommand<ServerServices>(
     input: 'none',
     output: 'json',
   },
-  async (ctx) =>
-    deliveryView(await ctx.services.deliveries.finalize(callerOf(ctx), ctx.params.deliveryUuid)),
+  async (ctx) => deliveryView(await ctx.services.deliveries.finalize(callerOf(ctx), ctx.params.deliveryUuid)),
 );

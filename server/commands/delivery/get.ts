@@ -9,7 +9,8 @@ const parameters = { deliveryUuid: DELIVERY_UUID };
 export const deliveryGet = defineCommand<ServerServices>(
   {
     name: 'delivery.get',
-    summary: 'Returns a delivery you sent: subject, message, state, recipients with their download counts, files.',
+    summary:
+      'Returns a delivery you sent: subject, message, state, recipients with their download counts, files.',
     description: 'Only the sender (or an admin) sees a delivery; any other uuid is NOT_FOUND.',
     parameters,
     required: ['deliveryUuid'],

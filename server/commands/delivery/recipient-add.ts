@@ -24,7 +24,8 @@ export const deliveryRecipientAdd = defineCommand<ServerServices>(
   },
   async (ctx) => {
     const [email] = recipientsOf(ctx.params.email, 'email');
-    const locale = typeof ctx.params.locale === 'string' && ctx.params.locale !== '' ? ctx.params.locale : null;
+    const locale =
+      typeof ctx.params.locale === 'string' && ctx.params.locale !== '' ? ctx.params.locale : null;
     if (locale !== null && !/^[A-Za-z]{2,8}([-_][A-Za-z0-9]{1,8})*$/.test(locale))
       throw new PipeworkError('PARAM_INVALID', `Locale '${locale.slice(0, 20)}' is not a language tag.`, {
         parameter: 'locale',

@@ -47,7 +47,11 @@ async function attachmentsOfProperty(ctx: DeliveryContext, key: string): Promise
     const { content } = await attachments.open(ctx.principal, key, info.name);
     const chunks: Uint8Array[] = [];
     for await (const chunk of content) chunks.push(chunk);
-    out.push({ name: attachmentName(info.name, 'key'), mimeType: info.contentType, content: Buffer.concat(chunks) });
+    out.push({
+      name: attachmentName(info.name, 'key'),
+      mimeType: info.contentType,
+      content: Buffer.concat(chunks),
+    });
   }
   return out;
 }
@@ -58,7 +62,8 @@ function includedValue(key: string, value: unknown, include: unknown): NewAttach
     return undefined;
   const last = key.slice(key.lastIndexOf('/') + 1);
   const name = include === true || include === 'true' ? `${last}.json` : String(include);
-  if (isBinaryContent(value)) return { name: attachmentName(name, 'includeProperty'), mimeType: value.mimeType, content: value.data };
+  if (isBinaryContent(value))
+    return { name: attachmentName(name, 'includeProperty'), mimeType: value.mimeType, content: value.data };
   const text = typeof value === 'string' ? value : JSON.stringify(value, null, 2);
   return {
     name: attachmentName(name, 'includeProperty'),
@@ -74,7 +79,8 @@ function bodyMessage(input: unknown): string | undefined {
 export const propertySendDelivery = defineCommand<ServerServices>(
   {
     name: 'property.send.delivery',
-    summary: 'Sends a property (a submitted form) with its attachments as a secure delivery to the recipients.',
+    summary:
+      'Sends a property (a submitted form) with its attachments as a secure delivery to the recipients.',
     description:
       'The property is read with your permissions. Its attachments and the files its JSON value holds (form ' +
       'file fields {filename, content, contentEncoding: base64, contentType}) become the delivery’s files; ' +
@@ -84,7 +90,10 @@ export const propertySendDelivery = defineCommand<ServerServices>(
       'or sent. Answers the delivery.',
     parameters: {
       key: { type: 'string', description: 'The key of the property to send.' },
-      message: { ...ANY_TEXT, description: 'The message, a uri:property: template, or by default a text body.' },
+      message: {
+        ...ANY_TEXT,
+        description: 'The message, a uri:property: template, or by default a text body.',
+      },
       privacyLevel: {
         type: ['string', 'integer'],
         description: 'L01_URL_ONLY (default), L02_CREDENTIALS, L03_ENCRYPT, L04_ENCRYPT_ALL (or 1 .. 4).',
@@ -96,7 +105,8 @@ export const propertySendDelivery = defineCommand<ServerServices>(
       subject: { type: 'string', description: 'The subject (may be a uri:property: template).' },
       includeProperty: {
         type: ['string', 'boolean'],
-        description: 'A file name: the property value is added as a file of that name (true: <key name>.json).',
+        description:
+          'A file name: the property value is added as a file of that name (true: <key name>.json).',
       },
       recipients: RECIPIENTS,
     },
@@ -117,7 +127,11 @@ export const propertySendDelivery = defineCommand<ServerServices>(
   async (ctx) => {
     const caller = callerOf(ctx);
     const privacyLevel = privacyLevelOf(ctx.params.privacyLevel);
-    const recipients = recipientsOf(ctx.params.recipients, 'recipients', ctx.services.deliveries.config.maxRecipients);
+    const recipients = recipientsOf(
+      ctx.params.recipients,
+      'recipients',
+      ctx.services.deliveries.config.maxRecipients,
+    );
     if (recipients.length === 0)
       throw new PipeworkError('PARAM_INVALID', 'property.send.delivery needs at least one recipient.', {
         parameter: 'recipients',
@@ -129,7 +143,9 @@ export const propertySendDelivery = defineCommand<ServerServices>(
     const model = messageTemplate !== undefined || subjectTemplate !== undefined ? await modelOf(ctx) : null;
     const subject =
       subjectTemplate !== undefined
-        ? renderTemplate(ctx, subjectTemplate, model, 'subject').trim().replace(/[\r\n]+/g, ' ')
+        ? renderTemplate(ctx, subjectTemplate, model, 'subject')
+            .trim()
+            .replace(/[\r\n]+/g, ' ')
         : ctx.params.subject;
     const message =
       messageTemplate !== undefined
