@@ -60,7 +60,12 @@ const backends: [string, () => Promise<{ sql: SqlPort; close: () => Promise<void
     'SQLite',
     async () => {
       const db = openDatabase(join(dir, 'd.sqlite'));
-      return { sql: new SqliteSqlPort(db), close: async () => db.close() };
+      return {
+        sql: new SqliteSqlPort(db),
+        close: async () => {
+          db.close();
+        },
+      };
     },
     false,
   ],
