@@ -164,33 +164,37 @@ describe.skipIf(!present)('corpus apps run from their property.created event', (
     ],
   ];
 
+  /** What the corpus lacks and the real product's installation holds: the message template and the config. */
+  async function installOutsideCorpus(app: string, template: string, recipient: string) {
+    await pipeline([
+      {
+        'property.schema.put': {
+          key: `global/app/${app}/template/${app}-message`,
+          value: template,
+          evalValue: false,
+        },
+      },
+      {
+        'property.schema.put': {
+          key: `global/app/${app}/config/${app}`,
+          value: JSON.stringify({ recipient }),
+          type: 'application/json',
+          evalValue: false,
+        },
+      },
+    ]);
+  }
+
   it.each(FORM_APPS)(
     '%s: a submitted form is delivered to the configured recipient with a working download link',
     async (app, fields, fileField) => {
       const recipient = `${app}-office@example.com`;
       await publishApp(app);
-      await pipeline([
-        {
-          'property.schema.put': {
-            key: `global/app/${app}/template/${app}-message`,
-            value:
-              '<p>Neue Einreichung (${model.' +
-              Object.keys(fields)[0] +
-              '}) mit #{model.' +
-              fileField +
-              '.filename}</p>',
-            evalValue: false,
-          },
-        },
-        {
-          'property.schema.put': {
-            key: `global/app/${app}/config/${app}`,
-            value: JSON.stringify({ recipient }),
-            type: 'application/json',
-            evalValue: false,
-          },
-        },
-      ]);
+      await installOutsideCorpus(
+        app,
+        `<p>Neue Einreichung (\${model.${Object.keys(fields)[0]}}) mit #{model.${fileField}.filename}</p>`,
+        recipient,
+      );
       const pdf = Buffer.from(`%PDF-1.4 ${app} attachment \u0000\u00ff bytes`, 'latin1');
       const form = {
         ...fields,
@@ -225,16 +229,31 @@ describe.skipIf(!present)('corpus apps run from their property.created event', (
     },
   );
 
-  it('a form app with no recipient configured stores and sends nothing', async () => {
+  it('a form app configured with a malformed recipient stores and sends nothing for that form', async () => {
     await publishApp('sickleaveform');
-    await pipeline([{ 'property.schema.delete': { key: 'global/app/sickleaveform/config/sickleaveform' } }]);
-    const before = (await pipeline([{ 'delivery.outbox.list': {} }])) as unknown[];
+    const config = (recipient: string) =>
+      installOutsideCorpus('sickleaveform', '<p>Krankmeldung von ${antragsteller}</p>', recipient);
+    await config('office at example.com');
+    const before = ((await pipeline([{ 'delivery.outbox.list': {} }])) as unknown[]).length;
     const mails = (await outboxMails(server)).length;
-    const key = `global/app/sickleaveform/object/sickleaveform/v1/instance/${crypto.randomUUID()}`;
-    await submitForm(key, { antragsteller: 'Dee' });
+    await submitForm(`global/app/sickleaveform/object/sickleaveform/v1/instance/${crypto.randomUUID()}`, {
+      antragsteller: 'Dee',
+    });
     await new Promise((r) => setTimeout(r, 700));
-    expect((await pipeline([{ 'delivery.outbox.list': {} }])) as unknown[]).toHaveLength(before.length);
-    expect((await outboxMails(server)).length).toBe(mails);
+    // The next form, with the address mended, is delivered: exactly one delivery and its two mails more.
+    await config('mended@example.com');
+    await submitForm(`global/app/sickleaveform/object/sickleaveform/v1/instance/${crypto.randomUUID()}`, {
+      antragsteller: 'Eli',
+    });
+    await eventually(
+      () => receivedDelivery(server, 'mended@example.com', 'Formular Krankmeldung wurde ausgefüllt'),
+      {
+        every: 50,
+        what: 'the mended delivery',
+      },
+    );
+    expect((await pipeline([{ 'delivery.outbox.list': {} }])) as unknown[]).toHaveLength(before + 1);
+    expect((await outboxMails(server)).length).toBe(mails + 2);
   });
 
   it.each(['accessrequestform', 'equipmentrequestform'])(
