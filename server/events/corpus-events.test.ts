@@ -185,6 +185,16 @@ describe.skipIf(!present)('corpus apps run from their property.created event', (
     ]);
   }
 
+  it.each(FORM_APPS)('%s: its submit pipeline validates without a problem', async (app) => {
+    const response = await http(server.url, '/api/v3/command/pipeline.validate', {
+      body: readFileSync(resolve(corpus, `global/app/${app}/pipeline/submit.pi.yaml`), 'utf8'),
+      type: 'text/plain',
+      auth: server.adminAuth,
+    });
+    expect(response.status).toBe(200);
+    expect(response.json).toEqual([]);
+  });
+
   it.each(FORM_APPS)(
     '%s: a submitted form is delivered to the configured recipient with a working download link',
     async (app, fields, fileField) => {
