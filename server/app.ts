@@ -11,6 +11,7 @@ import { pipelineHandler } from './http/pipeline-route';
 import { PIPELINE_DEBUG_PATH, pipelineDebugHandler } from './http/pipeline-debug-route';
 import { attachmentStreamHandler } from './http/attachment-stream-route';
 import { driveStreamHandler } from './http/drive-stream-route';
+import { deliveryPageRoutes } from './http/delivery-page-route';
 import { EVENTS_PATH, eventsHandler } from './http/events-route';
 import { schemaHandler } from './http/schema-route';
 import { tokenRoutes } from './http/token-routes';
@@ -74,6 +75,7 @@ export function createApp(services: ServerServices, options: AppOptions = {}): e
     next(new PipeworkError('NOT_FOUND', `No endpoint ${req.method} ${req.path}.`));
   });
 
+  app.use(deliveryPageRoutes(services)); // public: the secure delivery download page
   app.use(tokenRoutes(services.iam, services.logger));
   app.use(webApp(options.webDist ?? defaultWebDist()));
   app.use((req, _res, next) =>

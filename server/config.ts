@@ -10,6 +10,7 @@ import { loadCacheConfig, type CacheConfig } from './cache/cache-config';
 import { loadNamedKeys } from './commands/crypto/named-keys';
 import { loadDriveConfig, type DriveConfig } from './drive/drive-config';
 import { loadMailConfig, type MailConfig } from './mail/mail-config';
+import { loadDeliveryConfig, type DeliveryConfig } from './delivery/delivery-config';
 import { loadListenerConfig, type ListenerConfig } from './http/listener-config';
 import { nonNegativeIntFrom } from './config-env';
 
@@ -45,6 +46,8 @@ export interface ServerConfig {
   drive?: DriveConfig;
   /** Mail (`mail.*`): the SMTP server or the outbox, the default sender. */
   mail?: MailConfig;
+  /** Secure delivery (`delivery.*`): sizes and the download page's limits. */
+  delivery?: DeliveryConfig;
   /** The in-memory cache (`cache.*`): its bounds. */
   cache?: CacheConfig;
   /** Named keys for `encrypt`/`decrypt` (`PIPEWORK_KEY_<NAME>`); secrets. */
@@ -85,6 +88,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     sql: readSqlConfig(env),
     drive: loadDriveConfig(env, dataDir),
     mail: loadMailConfig(env, dataDir),
+    delivery: loadDeliveryConfig(env),
     cache: loadCacheConfig(env),
     keys: loadNamedKeys(env),
     scripts: loadScriptConfig(env),

@@ -13,6 +13,7 @@ import { DataSources } from './sql/data-sources';
 import { DriveService } from './drive';
 import { loadDriveConfig } from './drive/drive-config';
 import { MailService, loadMailConfig } from './mail';
+import { createDeliveryService, loadDeliveryConfig } from './delivery';
 import { startPropertyJobs } from './start-property-jobs';
 import { createPropertyServices } from './store/create-property-services';
 
@@ -41,6 +42,14 @@ export async function createServices(
       ...(options.extraCommands ?? []),
     ]);
     const properties = createPropertyServices(parts, iam, logger);
+    const mail = new MailService(config.mail ?? loadMailConfig({}, config.dataDir));
+    const deliveries = await createDeliveryService(
+      database.sql,
+      mail,
+      config.delivery ?? loadDeliveryConfig({}),
+      () => config.publicUrl ?? `http://${config.host}:${config.port}`,
+      logger,
+    );
     const services: ServerServices = {
       config,
       logger,
@@ -52,7 +61,8 @@ export async function createServices(
       ...properties,
       dataSources: new DataSources(config.sql),
       drive: new DriveService(config.drive ?? loadDriveConfig({}, config.dataDir)),
-      mail: new MailService(config.mail ?? loadMailConfig({}, config.dataDir)),
+      mail,
+      deliveries,
       cache: parts.cache,
       scripts: new ScriptPool(config.scripts ?? loadScriptConfig({})),
     };

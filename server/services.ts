@@ -14,6 +14,7 @@ import type { DataSources } from './sql/data-sources';
 import type { CacheStore } from './cache';
 import type { DriveService } from './drive';
 import type { MailService } from './mail';
+import type { DeliveryService } from './delivery';
 
 export interface ServerServices {
   config: ServerConfig;
@@ -35,6 +36,8 @@ export interface ServerServices {
   drive: DriveService;
   /** Mail over SMTP or into the outbox (`mail.*`). */
   mail: MailService;
+  /** Secure deliveries (`delivery.*`, `property.send.delivery`) and their download page. */
+  deliveries: DeliveryService;
   /** The cache behind `cache.*` (in memory on SQLite; shared through PostgreSQL). */
   cache: CacheStore;
 }

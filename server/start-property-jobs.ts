@@ -16,7 +16,12 @@ export async function startPropertyJobs(
   const utilities = utilitiesFor(services);
   const delivery = await parts.startEvents(services.events);
   propertyJobs.delivery = delivery;
-  propertyJobs.ttlCleanup = startTtlCleanup(properties, {
+  // One cleanup job for everything with a time to live: expired properties, then expired deliveries.
+  const expiring = {
+    deleteExpired: async () =>
+      (await properties.deleteExpired()) + (await services.deliveries.deleteExpired()),
+  };
+  propertyJobs.ttlCleanup = startTtlCleanup(expiring, {
     intervalMs: options.ttlIntervalMs,
     logger,
     lock: parts.jobLock,

@@ -3,6 +3,7 @@ import { coreCommands, type CommandDefinition } from '../../shared/commands';
 import type { ServerServices } from '../services';
 import { driveCommands } from './drive';
 import { mailCommands } from './mail';
+import { deliveryCommands } from './delivery';
 import { pdfCommands } from './pdf';
 import { cacheCommands } from './cache';
 import { cryptoCommands } from './crypto';
@@ -26,6 +27,7 @@ export const serverCommands: CommandDefinition<ServerServices>[] = [
   ...eventCommands,
   ...driveCommands,
   ...mailCommands,
+  ...deliveryCommands,
   ...pdfCommands,
   ...cacheCommands,
   ...cryptoCommands,

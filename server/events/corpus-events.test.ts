@@ -1,14 +1,17 @@
-// The real apps that listen to form submissions, run from their real trigger: the app is published as
-// `pi publish` would, a form instance is created under the watched key, and the listening pipeline's effect
-// is read back. Form apps that cannot run here are named in CANNOT_RUN with the reason.
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+// The real apps that listen to form submissions, run from their real trigger: the app is published with
+// `pi publish`, a form instance is created under the watched key, and the listening pipeline's effect
+// is read back, down to the secure delivery's download link and the bytes it gives.
+import { execFile } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serverCommands } from '../commands';
+import { parse } from 'yaml';
 import { readFolder } from '../cli/publish';
+import { downloadFile, outboxMails, receivedDelivery } from '../testing/delivery-download';
 import { eventually } from '../testing/eventually';
 import { http } from '../testing/http-client';
-import { startTestServer, type TestServer } from '../testing/test-server';
+import { startTestServer, TEST_ADMIN_PASSWORD, type TestServer } from '../testing/test-server';
 
 const corpus = resolve(import.meta.dirname, '../../../shared/corpus/app-examples');
 const present = existsSync(corpus);
@@ -18,7 +21,10 @@ let server: TestServer;
 beforeAll(async () => {
   if (present) server = await startTestServer();
 });
-afterAll(() => server?.close());
+afterAll(async () => {
+  await server?.close();
+  rmSync(work, { recursive: true, force: true });
+});
 
 async function pipeline(steps: unknown[]) {
   const response = await http(server.url, '/api/v3/pipeline', {
@@ -30,14 +36,37 @@ async function pipeline(steps: unknown[]) {
   return response.json;
 }
 
-/** What `pi publish <folder>` sends: property.schema.put of each file's key, value and type. */
+const PI = resolve(import.meta.dirname, '../../bin/pi.js');
+const work = mkdtempSync(join(tmpdir(), 'corpus-events-'));
+
+/**
+ * Publishes the app with the real `pi publish <folder>` (a copy of the app's folder under global/app/), as
+ * its author, the admin; answers the keys it holds.
+ */
 async function publishApp(app: string): Promise<string[]> {
-  const files = readFolder(corpus).filter((p) => p.key.startsWith(`global/app/${app}/`));
-  for (const p of files)
-    await pipeline([
-      { 'property.schema.put': { key: p.key, value: p.value, type: p.type, evalValue: false } },
-    ]);
-  return files.map((p) => p.key);
+  const folder = join(work, app);
+  cpSync(join(corpus, 'global/app', app), join(folder, 'global/app', app), { recursive: true });
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PIPEWORK_')));
+  const result = await new Promise<{ code: number; out: string }>((done) => {
+    execFile(
+      process.execPath,
+      [PI, 'publish', folder],
+      {
+        cwd: work,
+        env: {
+          ...env,
+          XDG_CONFIG_HOME: join(work, 'config'),
+          PIPEWORK_URL: server.url,
+          PIPEWORK_USER: 'admin',
+          PIPEWORK_PASSWORD: TEST_ADMIN_PASSWORD,
+        },
+      },
+      (error, stdout, stderr) => done({ code: error ? 1 : 0, out: stdout + stderr }),
+    );
+  });
+  expect(result.code, result.out).toBe(0);
+  expect(result.out).toMatch(/ 0 failed\./);
+  return readFolder(folder).map((p) => p.key);
 }
 
 /** Submits a form as the workbench does: a new JSON instance property under the app's object. */
@@ -100,30 +129,179 @@ describe.skipIf(!present)('corpus apps run from their property.created event', (
   });
 
   /**
-   * Form apps whose submit pipeline cannot run here yet, and why; each reason is checked, so the test fails
-   * (and asks for a run above) once the missing piece exists.
+   * The four form apps end their submit pipeline with property.send.delivery: the submitted form goes to the
+   * recipient the app's config names as a secure delivery (privacy level L02_CREDENTIALS), its file fields
+   * as the files. Not in the corpus, put in place as the real product's installation holds them: the message
+   * template (template/<form>-message) and the config the pipeline reads (config/<form>#recipient; the
+   * corpus ships config/app.json, whose recipient points into the admin app).
    */
-  const byName = new Map(serverCommands.map((c) => [c.contract.name, c.contract]));
-  const CANNOT_RUN: [string, string, () => boolean][] = [
-    ...['applicationform', 'invoiceform', 'travelexpenseform', 'sickleaveform'].map(
-      (app): [string, string, () => boolean] => [
-        `global/app/${app}/pipeline/submit.pi.yaml`,
-        'delivers through property.send.delivery (a secure delivery with a message template), which is not a command here',
-        () => !byName.has('property.send.delivery'),
-      ],
-    ),
-    ...['accessrequestform', 'equipmentrequestform'].map((form): [string, string, () => boolean] => [
-      `global/app/itsupport/pipeline/${form}-submit.pi.yaml`,
-      'renders its mail from the template property global/app/itsupport/template/' +
-        `${form}-message, which the corpus does not hold (the real product installs it); mail.send with ` +
-        '`model` and the template itself are tested in server/commands/mail/mail-corpus.test.ts',
-      () =>
-        !existsSync(resolve(corpus, `global/app/itsupport/template/${form}-message.json`)) &&
-        !existsSync(resolve(corpus, `global/app/itsupport/template/${form}-message`)),
-    ]),
+  const FORM_APPS: [string, Record<string, unknown>, string][] = [
+    [
+      'applicationform',
+      { vorname: 'Ann', nachname: 'Lee', email: 'ann@example.com', startdate: '2026-12-01', kontakt: true },
+      'bewerbungsunterlagen',
+    ],
+    [
+      'invoiceform',
+      { senderName: 'ACME GmbH', senderEmail: 'billing@acme.example', bestellung: 'PO-7' },
+      'rechnung',
+    ],
+    [
+      'travelexpenseform',
+      {
+        antragsteller: 'Bo',
+        reiseziel: 'Berlin',
+        reisezeitVon: '2026-11-02',
+        ausgabeTyp: 'Taxi',
+        betrag: 42.5,
+      },
+      'beleg',
+    ],
+    [
+      'sickleaveform',
+      { antragsteller: 'Cy', krankmeldungAb: '2026-11-20', krankmeldungBis: '2026-11-22' },
+      'datei',
+    ],
   ];
-  it.each(CANNOT_RUN)('%s cannot run yet: %s', (file, _reason, stillMissing) => {
-    expect(existsSync(resolve(corpus, file)), file).toBe(true);
-    expect(stillMissing()).toBe(true);
+
+  /** What the corpus lacks and the real product's installation holds: the message template and the config. */
+  async function installOutsideCorpus(app: string, template: string, recipient: string) {
+    await pipeline([
+      {
+        'property.schema.put': {
+          key: `global/app/${app}/template/${app}-message`,
+          value: template,
+          evalValue: false,
+        },
+      },
+      {
+        'property.schema.put': {
+          key: `global/app/${app}/config/${app}`,
+          value: JSON.stringify({ recipient }),
+          type: 'application/json',
+          evalValue: false,
+        },
+      },
+    ]);
+  }
+
+  it.each(FORM_APPS)('%s: its submit pipeline validates without a problem', async (app) => {
+    const response = await http(server.url, '/api/v3/command/pipeline.validate', {
+      body: readFileSync(resolve(corpus, `global/app/${app}/pipeline/submit.pi.yaml`), 'utf8'),
+      type: 'text/plain',
+      auth: server.adminAuth,
+    });
+    expect(response.status).toBe(200);
+    expect(response.json).toEqual([]);
   });
+
+  it.each(FORM_APPS)(
+    '%s: a submitted form is delivered to the configured recipient with a working download link',
+    async (app, fields, fileField) => {
+      const recipient = `${app}-office@example.com`;
+      await publishApp(app);
+      await installOutsideCorpus(
+        app,
+        `<p>Neue Einreichung (\${model.${Object.keys(fields)[0]}}) mit #{model.${fileField}.filename}</p>`,
+        recipient,
+      );
+      const pdf = Buffer.from(`%PDF-1.4 ${app} attachment \u0000\u00ff bytes`, 'latin1');
+      const form = {
+        ...fields,
+        [fileField]: {
+          filename: `${app}.pdf`,
+          contentLength: pdf.length,
+          contentType: 'application/pdf',
+          contentEncoding: 'base64',
+          content: pdf.toString('base64'),
+        },
+      };
+      const key = `global/app/${app}/object/${app}/v1/instance/${crypto.randomUUID()}`;
+      await submitForm(key, form);
+      const subject = (
+        parse(readFileSync(resolve(corpus, `global/app/${app}/pipeline/submit.pi.yaml`), 'utf8')) as {
+          pipeline: Record<string, { subject?: string }>[];
+        }
+      ).pipeline[1]!['property.send.delivery']!.subject!;
+      const received = await eventually(() => receivedDelivery(server, recipient, subject), {
+        every: 50,
+        what: `the ${app} delivery mail`,
+      });
+      expect(received.linkMail.html).toContain(
+        `Neue Einreichung (${String(Object.values(fields)[0])}) mit ${app}.pdf`,
+      );
+      expect(received.password, 'L02_CREDENTIALS mails a password').toBeDefined();
+      const got = await downloadFile(server, received);
+      expect(got.page).toContain(`${app}.pdf`);
+      expect(got.status).toBe(200);
+      expect(got.headers.get('content-type')).toBe('application/pdf');
+      expect(got.bytes.equals(pdf)).toBe(true);
+    },
+  );
+
+  it('a form app configured with a malformed recipient stores and sends nothing for that form', async () => {
+    await publishApp('sickleaveform');
+    const config = (recipient: string) =>
+      installOutsideCorpus('sickleaveform', '<p>Krankmeldung von ${antragsteller}</p>', recipient);
+    await config('office at example.com');
+    const before = ((await pipeline([{ 'delivery.outbox.list': {} }])) as unknown[]).length;
+    const mails = (await outboxMails(server)).length;
+    await submitForm(`global/app/sickleaveform/object/sickleaveform/v1/instance/${crypto.randomUUID()}`, {
+      antragsteller: 'Dee',
+    });
+    await new Promise((r) => setTimeout(r, 700));
+    // The next form, with the address mended, is delivered: exactly one delivery and its two mails more.
+    await config('mended@example.com');
+    await submitForm(`global/app/sickleaveform/object/sickleaveform/v1/instance/${crypto.randomUUID()}`, {
+      antragsteller: 'Eli',
+    });
+    await eventually(
+      () => receivedDelivery(server, 'mended@example.com', 'Formular Krankmeldung wurde ausgefüllt'),
+      {
+        every: 50,
+        what: 'the mended delivery',
+      },
+    );
+    expect((await pipeline([{ 'delivery.outbox.list': {} }])) as unknown[]).toHaveLength(before + 1);
+    expect((await outboxMails(server)).length).toBe(mails + 2);
+  });
+
+  it.each(['accessrequestform', 'equipmentrequestform'])(
+    'itsupport %s: a submitted request is mailed to the configured recipient, rendered from its template',
+    async (form) => {
+      // Not in the corpus, put in place as for the form apps: the template and config/itsupport#recipient.
+      await publishApp('itsupport');
+      await pipeline([
+        {
+          'property.schema.put': {
+            key: `global/app/itsupport/template/${form}-message`,
+            value: '<p>Anfrage von ${antragsteller} ab #{model.bedarfAb}</p>',
+            evalValue: false,
+          },
+        },
+        {
+          'property.schema.put': {
+            key: 'global/app/itsupport/config/itsupport',
+            value: JSON.stringify({ recipient: 'it-desk@example.com' }),
+            type: 'application/json',
+            evalValue: false,
+          },
+        },
+      ]);
+      const requester = `Req ${form}`;
+      await submitForm(`global/app/itsupport/object/${form}/v1/instance/${crypto.randomUUID()}`, {
+        antragsteller: requester,
+        bedarfAb: '2026-12-24',
+      });
+      const mail = await eventually(
+        async () =>
+          (await outboxMails(server)).find(
+            (m) => m.to === 'it-desk@example.com' && m.html.includes(requester),
+          ),
+        { every: 50, what: `the ${form} mail` },
+      );
+      expect(mail.subject).toMatch(/^Formular IT-.+ wurde ausgefüllt$/);
+      expect(mail.html).toContain(`Anfrage von ${requester} ab 2026-12-24`);
+    },
+  );
 });

@@ -49,6 +49,7 @@ const DEVELOPER_PERMISSIONS = [
   'CAN_PIPE_cache.*',
   'CAN_PIPE_pdf.*',
   'CAN_PIPE_mail.send',
+  'CAN_PIPE_delivery.*',
   'CAN_PIPE_sql.query',
   'CAN_PIPE_barcode.*',
   'CAN_PIPE_switch',
@@ -67,6 +68,9 @@ const DEVELOPER_PERMISSIONS = [
   'CAN_PIPE_iam.user.groups',
   'CAN_PIPE_iam.user.roles',
   'CAN_PIPE_iam.group.list',
+  'CAN_PIPE_iam.group.list.names',
+  'CAN_PIPE_iam.group.roles',
+  'CAN_PIPE_iam.search',
   'CAN_PIPE_iam.group.members',
   'CAN_PIPE_iam.role.members',
 ];

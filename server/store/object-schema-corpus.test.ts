@@ -50,3 +50,52 @@ describe('object schemas of the corpus', () => {
     expect(bad.json.value.message).toContain('amount');
   });
 });
+
+describe('type names real apps use that JSON Schema lacks', () => {
+  const base = 'global/app/lenient/object/visit/v1';
+  const schema = JSON.stringify({
+    type: 'object',
+    properties: {
+      when: { type: 'dateTime', title: 'Zeitpunkt' },
+      count: { type: 'int' },
+      name: { type: 'String' },
+      tags: { type: 'array', items: { type: 'string' }, default: [{ type: 'not-a-schema' }] },
+    },
+  });
+
+  it('publishes with a warning per name, naming what it is read as', async () => {
+    const response = await put(`${base}/schema`, schema);
+    expect(response.status, response.text).toBe(200);
+    expect(response.json.warnings).toEqual([
+      `Schema '${base}/schema': type 'int' at /properties/count is not a JSON Schema type; read as "integer".`,
+      `Schema '${base}/schema': type 'String' at /properties/name is not a JSON Schema type; read as "string".`,
+      `Schema '${base}/schema': type 'dateTime' at /properties/when is not a JSON Schema type; read as "string" or "number".`,
+    ]);
+  });
+
+  it('validates instances as it reads the types', async () => {
+    const ok = await put(
+      `${base}/instance/00000000-0000-4000-8000-000000000011`,
+      '{"when": "2026-11-26T09:00:00Z", "count": 3, "name": "x"}',
+    );
+    expect(ok.status, ok.text).toBe(200);
+    const epoch = await put(
+      `${base}/instance/00000000-0000-4000-8000-000000000012`,
+      '{"when": 1764147600000}',
+    );
+    expect(epoch.status, epoch.text).toBe(200);
+    const bad = await put(`${base}/instance/00000000-0000-4000-8000-000000000013`, '{"count": 2.5}');
+    expect(bad.status).toBe(400);
+    expect(bad.json.value.message).toContain('/count');
+  });
+
+  it('refuses a type name it cannot read, naming it', async () => {
+    const response = await put(
+      'global/app/lenient/object/odd/v1/schema',
+      JSON.stringify({ type: 'object', properties: { x: { type: 'frobnicate' } } }),
+    );
+    expect(response.status).toBe(400);
+    expect(response.json.value.code).toBe('PARAM_INVALID');
+    expect(response.json.value.message).toContain("type 'frobnicate' at /properties/x");
+  });
+});

@@ -30,25 +30,118 @@ function parseJson(text: string | null, what: string): unknown {
   }
 }
 
+/** JSON Schema's own type names. */
+const JSON_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
+
 /**
- * Real apps' schemas keep placeholders the real product accepts: an `enum: []` that the form fills at run
- * time. Such an empty enum constrains nothing here (ajv would refuse to compile it). Iterative: schemas
- * may nest deeply.
+ * Type names real apps' schemas use that JSON Schema does not have (the real product reads them leniently),
+ * by lower-case name: what we read each as.
  */
-function withoutEmptyEnums(document: object): object {
+const LENIENT_TYPES: Record<string, string | string[]> = {
+  datetime: ['string', 'number'],
+  date: ['string', 'number'],
+  time: ['string', 'number'],
+  timestamp: ['string', 'number'],
+  localdate: ['string', 'number'],
+  localdatetime: ['string', 'number'],
+  instant: ['string', 'number'],
+  int: 'integer',
+  long: 'integer',
+  short: 'integer',
+  biginteger: 'integer',
+  float: 'number',
+  double: 'number',
+  decimal: 'number',
+  bigdecimal: 'number',
+  bool: 'boolean',
+  text: 'string',
+  email: 'string',
+  uri: 'string',
+  url: 'string',
+  uuid: 'string',
+  list: 'array',
+  map: 'object',
+};
+
+/** Keywords whose values are data, not schemas: never read as one. */
+const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples', 'example']);
+
+const describeType = (type: string | string[]): string =>
+  Array.isArray(type) ? type.map((t) => `"${t}"`).join(' or ') : `"${type}"`;
+
+/** One lenient reading: where, the name written, what it is read as. */
+export interface SchemaLeniency {
+  path: string;
+  written: string;
+  readAs: string | string[];
+}
+
+/** The warning a lenient reading gives, naming what we read the type as. */
+export function leniencyWarning(schemaKey: string, l: SchemaLeniency): string {
+  return `Schema '${schemaKey}': type '${l.written}' at ${l.path || '/'} is not a JSON Schema type; read as ${describeType(l.readAs)}.`;
+}
+
+function lenientType(
+  written: string,
+  path: string,
+  schemaKey: string,
+  notes: SchemaLeniency[],
+): string | string[] {
+  if (JSON_TYPES.has(written)) return written;
+  const lower = written.toLowerCase();
+  const readAs = JSON_TYPES.has(lower) ? lower : LENIENT_TYPES[lower];
+  if (readAs === undefined)
+    throw invalidValue(
+      `Schema '${schemaKey}': type '${written.slice(0, 60)}' at ${path || '/'} is neither a JSON Schema type ` +
+        `(${[...JSON_TYPES].join(', ')}) nor one read leniently (dateTime, date, int, long, double, bool, ...).`,
+    );
+  notes.push({ path, written, readAs });
+  return readAs;
+}
+
+/**
+ * Real apps' schemas keep what the real product accepts: an `enum: []` placeholder the form fills at run time
+ * (constrains nothing here; ajv would refuse to compile it) and type names that are not JSON Schema's
+ * (`dateTime`, `int`, `String`, ...), read as the JSON type they mean and noted. Iterative: schemas may nest
+ * deeply.
+ */
+export function readLenientSchema(
+  document: object,
+  schemaKey = 'schema',
+): { schema: object; notes: SchemaLeniency[] } {
   const copy = structuredClone(document) as Record<string, unknown>;
-  const stack: unknown[] = [copy];
+  const notes: SchemaLeniency[] = [];
+  const stack: [unknown, string][] = [[copy, '']];
   while (stack.length > 0) {
-    const node = stack.pop();
+    const [node, path] = stack.pop()!;
     if (node === null || typeof node !== 'object') continue;
     if (!Array.isArray(node)) {
       const record = node as Record<string, unknown>;
       if (Array.isArray(record.enum) && record.enum.length === 0) delete record.enum;
+      if (typeof record.type === 'string') record.type = lenientType(record.type, path, schemaKey, notes);
+      else if (Array.isArray(record.type) && record.type.every((t) => typeof t === 'string'))
+        record.type = [
+          ...new Set((record.type as string[]).flatMap((t) => lenientType(t, path, schemaKey, notes))),
+        ];
     }
-    for (const child of Object.values(node))
-      if (child !== null && typeof child === 'object') stack.push(child);
+    for (const [name, child] of Object.entries(node))
+      if (child !== null && typeof child === 'object' && !DATA_KEYWORDS.has(name))
+        stack.push([child, `${path}/${name}`]);
   }
-  return copy;
+  notes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { schema: copy, notes };
+}
+
+/** The warnings of a schema's value (JSON text); none when it is not JSON or reads strictly. */
+export function schemaLeniencyWarnings(schemaKey: string, text: string | null): string[] {
+  let document: unknown;
+  try {
+    document = JSON.parse(text ?? 'null');
+  } catch {
+    return [];
+  }
+  if (document === null || typeof document !== 'object' || Array.isArray(document)) return [];
+  return readLenientSchema(document, schemaKey).notes.map((n) => leniencyWarning(schemaKey, n));
 }
 
 function compileSchema(text: string | null, schemaKey: string): ValidateFunction {
@@ -59,9 +152,10 @@ function compileSchema(text: string | null, schemaKey: string): ValidateFunction
   try {
     // A fresh ajv per schema: schemas with the same `$id` (two versions of one object) must not clash.
     return new Ajv({ allErrors: false, strict: false, logger: false, formats: FORMATS }).compile(
-      withoutEmptyEnums(document),
+      readLenientSchema(document, schemaKey).schema,
     );
   } catch (error) {
+    if (error instanceof PipeworkError) throw error;
     throw invalidValue(`Schema '${schemaKey}' is not a valid JSON Schema: ${(error as Error).message}`);
   }
 }

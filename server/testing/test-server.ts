@@ -62,6 +62,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   );
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
+  config.port = port; // the address links (delivery mails, @instance) are made with
   return {
     url: `http://127.0.0.1:${port}`,
     services,

@@ -7,11 +7,14 @@ import { iamGroupAddRoles } from './group-add-roles';
 import { iamGroupCreate } from './group-create';
 import { iamGroupDelete } from './group-delete';
 import { iamGroupList } from './group-list';
+import { iamGroupListNames } from './group-list-names';
+import { iamGroupRoles } from './group-roles';
 import { iamGroupMembers } from './group-members';
 import { iamRoleAddComposites } from './role-add-composites';
 import { iamRoleCreate } from './role-create';
 import { iamRoleMembers } from './role-members';
 import { iamRunAs } from './run-as';
+import { iamSearch } from './search';
 import { iamTenantCreate } from './tenant-create';
 import { iamTenantList } from './tenant-list';
 import { iamToken } from './token';
@@ -39,6 +42,9 @@ export const iamCommands: CommandDefinition<ServerServices>[] = [
   iamUserRoles,
   iamGroupCreate,
   iamGroupList,
+  iamGroupListNames,
+  iamGroupRoles,
+  iamSearch,
   iamGroupDelete,
   iamGroupMembers,
   iamGroupAddRoles,

@@ -20,6 +20,7 @@ import { propertyMove } from './move';
 import { propertyPut } from './put';
 import { propertySchemaDelete } from './schema-delete';
 import { propertySchemaPut } from './schema-put';
+import { propertySendDelivery } from './send-delivery';
 import { propertyValueGet } from './value-get';
 
 export const propertyCommands: CommandDefinition<ServerServices>[] = [
@@ -43,4 +44,5 @@ export const propertyCommands: CommandDefinition<ServerServices>[] = [
   propertyAttachmentGet,
   propertyAttachmentContent,
   propertyAttachmentDelete,
+  propertySendDelivery,
 ];

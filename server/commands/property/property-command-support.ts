@@ -1,6 +1,8 @@
 /** What the property.* commands share: the service, parameter schemas, and how a value is taken from params or body. */
 import type { CommandContext, JsonSchema } from '../../../shared/commands';
 import { PipeworkError } from '../../../shared/errors';
+import { objectKeyOf } from '../../../shared/property';
+import { schemaLeniencyWarnings } from '../../store/object-schema-validator';
 import type { PropertyService } from '../../store/property-service';
 import type { ServerServices } from '../../services';
 
@@ -84,4 +86,19 @@ export function integerParam(ctx: PropertyContext, name: string): number | undef
     });
   }
   return value;
+}
+
+/**
+ * A schema just stored (`<app>/object/<NAME>/<VERSION>/schema`) with type names JSON Schema lacks: one warning
+ * per name, naming what it is read as, in the run's log and trace. The warnings, for the command's answer.
+ */
+export function warnOfLenientSchema(
+  ctx: PropertyContext,
+  property: { key: string; value: string | null },
+): string[] {
+  const key = property.key.replace(/^\//, '');
+  if (objectKeyOf(key)?.kind !== 'schema') return [];
+  const warnings = schemaLeniencyWarnings(key, property.value);
+  for (const warning of warnings) ctx.log('WARN', warning);
+  return warnings;
 }

@@ -1,7 +1,15 @@
 /** `property.put`: sets the value of an existing property, optionally only if it is still at a given version. */
 import { defineCommand } from '../../../shared/commands';
 import type { ServerServices } from '../../services';
-import { EVAL_VALUE, KEY, integerParam, propertiesOf, textParam, valueOf } from './property-command-support';
+import {
+  EVAL_VALUE,
+  KEY,
+  integerParam,
+  propertiesOf,
+  textParam,
+  valueOf,
+  warnOfLenientSchema,
+} from './property-command-support';
 
 export const propertyPut = defineCommand<ServerServices>(
   {
@@ -33,11 +41,14 @@ export const propertyPut = defineCommand<ServerServices>(
       },
     ],
   },
-  (ctx) =>
-    propertiesOf(ctx).put(ctx.principal, {
+  async (ctx) => {
+    const property = await propertiesOf(ctx).put(ctx.principal, {
       key: ctx.params.key,
       value: valueOf(ctx),
       type: textParam(ctx, 'type'),
       version: integerParam(ctx, 'version'),
-    }),
+    });
+    warnOfLenientSchema(ctx, property);
+    return property;
+  },
 );

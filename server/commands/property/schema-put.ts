@@ -2,7 +2,15 @@
 import { defineCommand } from '../../../shared/commands';
 import type { ExistStrategy } from '../../../shared/property';
 import type { ServerServices } from '../../services';
-import { EVAL_VALUE, KEY, integerParam, propertiesOf, textParam, valueOf } from './property-command-support';
+import {
+  EVAL_VALUE,
+  KEY,
+  integerParam,
+  propertiesOf,
+  textParam,
+  valueOf,
+  warnOfLenientSchema,
+} from './property-command-support';
 
 export const propertySchemaPut = defineCommand<ServerServices>(
   {
@@ -13,7 +21,8 @@ export const propertySchemaPut = defineCommand<ServerServices>(
       'unless `type` says otherwise); other JSON values as JSON text (application/json); bytes as base64 ' +
       '(`;encoding=base64`). Values under `<app>/object/<NAME>/<VERSION>/instance/<UUID>` must match the sibling ' +
       '`schema`. Emits property.created (or property.changed on update). Returns `{result, property}` with result ' +
-      'create, update or skip.',
+      'create, update or skip (and `warnings` when a stored object schema uses type names JSON Schema lacks, ' +
+      'such as dateTime, each naming what it is read as).',
     parameters: {
       key: KEY,
       value: { description: 'The value (text, or any JSON value). When absent, the input body is used.' },
@@ -62,6 +71,7 @@ export const propertySchemaPut = defineCommand<ServerServices>(
       },
       (textParam(ctx, 'existStrategy') ?? 'update') as ExistStrategy,
     );
-    return { result, property };
+    const warnings = result === 'skip' ? [] : warnOfLenientSchema(ctx, property);
+    return warnings.length > 0 ? { result, property, warnings } : { result, property };
   },
 );
