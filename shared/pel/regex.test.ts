@@ -110,7 +110,8 @@ describe('Java syntax on RE2', () => {
     ['[a[b]]', 'nested'],
     ['(?x)a', "flag 'x'"],
     ['\\p{InGreek}', 'unknown property'],
-    ['[a', 'missing closing ]'],
+    ['[a', 'unclosed'],
+    ['*a', 'missing argument to repetition operator'],
   ])('refuses %s, naming %s', (pattern, words) => {
     let error: unknown;
     try {
