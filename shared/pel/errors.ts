@@ -39,6 +39,10 @@ export const PEL_REASONS = {
   TOO_DEEP: ['LIMIT_EXCEEDED', 'the expression is nested more than {0} levels deep'],
   STRING_TOO_LONG: ['LIMIT_EXCEEDED', 'a string of {0} characters is longer than the limit of {1}'],
   LIST_TOO_LARGE: ['LIMIT_EXCEEDED', 'a list of {0} items is larger than the limit of {1}'],
+  UTILITY_TOO_COSTLY: [
+    'LIMIT_EXCEEDED',
+    'the query needs more than {0} steps over this data (nested filters grow with the data times itself)',
+  ],
   REGEX_TOO_LONG: ['LIMIT_EXCEEDED', 'the regular expression is longer than {0} characters'],
   REGEX_TOO_COSTLY: [
     'LIMIT_EXCEEDED',

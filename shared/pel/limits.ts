@@ -16,6 +16,11 @@ export interface PelLimits {
   maxRegexWork: number;
   /** Time bound a pattern-parsing utility passes on (dates); the regex engine itself is bounded by work. */
   matchesTimeoutMs: number;
+  /**
+   * Steps one call of a utility whose cost can grow faster than its input may take (JSONPath filters and
+   * nodes, XPath evaluations and node tests).
+   */
+  maxUtilitySteps: number;
   /** Time bound of one evaluation, checked inside selection, projection and other loops. */
   maxEvaluationMs: number;
   /**
@@ -33,6 +38,7 @@ export const DEFAULT_PEL_LIMITS: PelLimits = Object.freeze({
   maxListSize: 100_000,
   maxRegexWork: 1_000_000,
   matchesTimeoutMs: 100,
+  maxUtilitySteps: 500_000,
   maxEvaluationMs: 2_000,
   maxTotalSize: 20_000_000,
 });
