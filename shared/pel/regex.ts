@@ -14,6 +14,8 @@ import { LruCache } from '../values/lru-cache';
 
 /** Compiled patterns by their Java text, weighed by pattern length plus program size. */
 const compiled = new LruCache<RE2JS>(500, 2_000_000);
+/** Program sizes, read once per compiled pattern (re2js counts the program on every call). */
+const programSizes = new WeakMap<RE2JS, number>();
 
 /** Patterns longer than this are refused before they are read (the PEL text limit is 10,000). */
 const MAX_PATTERN_LENGTH = 10_000;
@@ -29,7 +31,9 @@ export function compileJavaRegex(pattern: string, site: Site | null): RE2JS {
       if (e instanceof RegexSyntaxError) throw pelError('BAD_REGEX', site, e.message);
       throw pelError('BAD_REGEX', site, re2Message(e));
     }
-    compiled.set(pattern, re, pattern.length + re.programSize() * 4);
+    const size = Math.max(1, re.programSize());
+    programSizes.set(re, size);
+    compiled.set(pattern, re, pattern.length + size * 4);
   }
   return re;
 }
@@ -42,7 +46,7 @@ function re2Message(e: unknown): string {
 
 /** Refuses an engine call that could cost more than `maxRegexWork` (text length times program size). */
 function checkWork(re: RE2JS, text: string, maxWork: number, site: Site | null): void {
-  const work = text.length * Math.max(1, re.programSize());
+  const work = text.length * (programSizes.get(re) ?? 1);
   if (work > maxWork) throw pelError('REGEX_TOO_COSTLY', site, work, maxWork);
 }
 
