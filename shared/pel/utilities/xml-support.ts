@@ -174,7 +174,12 @@ function numberInDocumentOrder(doc: Document): void {
     spendUtilityWork(1);
     const a = order.get(this);
     const b = order.get(other);
-    if (this === other || a === undefined || b === undefined) return 0;
+    if (this === other) return 0;
+    if (a === undefined || b === undefined) {
+      // A node xpath made itself (a namespace node): xmldom's own answer.
+      const own = (Object.getPrototypeOf(this) as Node).compareDocumentPosition;
+      return own.call(this, other);
+    }
     return b < a ? DOCUMENT_POSITION_PRECEDING : DOCUMENT_POSITION_FOLLOWING;
   };
   let next = 0;
