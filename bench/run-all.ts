@@ -12,6 +12,7 @@ import instancesPostgresBench from './instances-postgres.bench';
 import pelBench from './pel.bench';
 import propertyBench from './property.bench';
 import propertyPostgresBench from './property-postgres.bench';
+import regexBench from './regex.bench';
 import scriptHttpBench from './script-http.bench';
 import throughputBench from './throughput.bench';
 import { PROJECT_ROOT } from './support/project-root';
@@ -24,6 +25,7 @@ const BENCHMARKS: Record<string, (report: BenchReport) => Promise<void>> = {
   pel: pelBench,
   property: propertyBench,
   'property-postgres': propertyPostgresBench,
+  regex: regexBench,
   'script-http': scriptHttpBench,
   throughput: throughputBench,
   workbench: workbenchBench,

@@ -9,6 +9,7 @@
 import type { Principal } from '../../shared/auth';
 import { compileExpression, compileTemplate, containsExpression, type PelUtilities } from '../../shared/pel';
 import { parsePipeline, type PipelineScript } from '../../shared/pipeline';
+import { DEFAULT_RUN_LIMITS } from '../../shared/runner';
 import { isAppPipelineKey, isJsonType, type Property } from '../../shared/property';
 import type { Logger } from '../logging/logger';
 import type { PropertyService } from '../store/property-service';
@@ -254,7 +255,11 @@ export class EventListenDispatcher {
 
   private passes(filter: string, body: unknown, principal: Principal): boolean {
     const scope = { body, vars: {}, headers: {} };
-    const options = { utilities: this.options.utilities(principal) };
+    // A filter holds the event loop as a pipeline's expressions may: one slice at most.
+    const options = {
+      utilities: this.options.utilities(principal),
+      limits: { maxEvaluationMs: DEFAULT_RUN_LIMITS.sliceMillis },
+    };
     const result = containsExpression(filter)
       ? compileTemplate(filter).evaluate(scope, options)
       : compileExpression(filter).evaluate(scope, options);

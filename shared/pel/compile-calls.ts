@@ -7,7 +7,7 @@ import { type Evaluator, type Runtime, account, checkClock, checkListSize, check
 import { clean } from './safety';
 import type { PelUtilities, PelUtility } from './types';
 import { rootObject } from './compile-access';
-import { defaultUtilities, takeBuilt } from './utilities';
+import { beginUtilityWork, defaultUtilities, endUtilityWork, takeBuilt } from './utilities';
 import { typeOf } from './values';
 import type { CompileContext, CompileFn } from './compile-context';
 
@@ -121,14 +121,19 @@ export function compileUtilityCall(
     const a = evalArgs(args, rt);
     let result: unknown;
     takeBuilt();
+    // The call runs on the evaluation's clock: started now if no loop has started it.
+    if (rt.deadline === 0) checkClock(rt, site);
+    const outerWork = beginUtilityWork(rt.limits.maxUtilitySteps, rt.deadline, rt.allowedMs);
     try {
       result = Reflect.apply(fn, utility, a);
     } catch (e) {
       takeBuilt();
       throw toPelError(e, site, `@${utilityName}.${fnName}`);
+    } finally {
+      endUtilityWork(outerWork);
     }
-    // Inside a loop (the clock runs), a utility call may be costly: check the time bound after each.
-    if (rt.deadline !== 0) checkClock(rt, site);
+    // A utility call may be costly: check the time bound after each.
+    checkClock(rt, site);
     return checkResult(clean(result), a, rt, site);
   };
 }

@@ -39,7 +39,15 @@ export const PEL_REASONS = {
   TOO_DEEP: ['LIMIT_EXCEEDED', 'the expression is nested more than {0} levels deep'],
   STRING_TOO_LONG: ['LIMIT_EXCEEDED', 'a string of {0} characters is longer than the limit of {1}'],
   LIST_TOO_LARGE: ['LIMIT_EXCEEDED', 'a list of {0} items is larger than the limit of {1}'],
-  REGEX_TIMEOUT: ['LIMIT_EXCEEDED', 'the regular expression ran longer than {0} ms'],
+  UTILITY_TOO_COSTLY: [
+    'LIMIT_EXCEEDED',
+    'the query needs more than {0} steps over this data (nested filters grow with the data times itself)',
+  ],
+  REGEX_TOO_LONG: ['LIMIT_EXCEEDED', 'the regular expression is longer than {0} characters'],
+  REGEX_TOO_COSTLY: [
+    'LIMIT_EXCEEDED',
+    'the regular expression over this text could cost {0} steps, more than the limit of {1} (text length times pattern size)',
+  ],
   TIMEOUT: ['LIMIT_EXCEEDED', 'the expression ran longer than {0} ms'],
   TOO_MUCH_DATA: ['LIMIT_EXCEEDED', 'the expression built more than {0} characters and items in all'],
 } as const satisfies Record<string, readonly [ErrorCode, string]>;

@@ -44,7 +44,7 @@ export class CompiledExpression {
   evaluate(scope: PelScope, options?: PelOptions): unknown {
     const limits = resolveLimits(options?.limits);
     this.checkLimits(limits);
-    return this.evaluateIn(createRuntime(scope, options?.utilities, limits));
+    return this.evaluateIn(createRuntime(scope, options?.utilities, limits, options?.deadline));
   }
 
   /** Evaluates in a runtime the caller made (and checked the limits for): a template shares one. */
@@ -68,7 +68,7 @@ export class CompiledExpression {
     if (this.setter === null) {
       throw pelError('NOT_WRITABLE', this.site, 'only a path from vars, body or headers can be assigned');
     }
-    const rt = createRuntime(scope, options?.utilities, limits);
+    const rt = createRuntime(scope, options?.utilities, limits, options?.deadline);
     try {
       this.setter(rt, value);
     } catch (e) {

@@ -9,8 +9,18 @@ export interface PelLimits {
   maxStringLength: number;
   /** Items in a list or map that an expression builds (inline lists, add, split, range, utilities). */
   maxListSize: number;
-  /** Time bound of one regular expression match (`matches`, `split`, `replaceAll`). */
+  /**
+   * Work bound of one regular-expression call: the text's length times the pattern's program size (what a
+   * linear-time engine may spend at most). Past it the call is refused before it starts.
+   */
+  maxRegexWork: number;
+  /** Time bound a pattern-parsing utility passes on (dates); the regex engine itself is bounded by work. */
   matchesTimeoutMs: number;
+  /**
+   * Steps one call of a utility whose cost can grow faster than its input may take (JSONPath filters and
+   * nodes, XPath evaluations and node tests).
+   */
+  maxUtilitySteps: number;
   /** Time bound of one evaluation, checked inside selection, projection and other loops. */
   maxEvaluationMs: number;
   /**
@@ -26,7 +36,9 @@ export const DEFAULT_PEL_LIMITS: PelLimits = Object.freeze({
   maxDepth: 100,
   maxStringLength: 1_000_000,
   maxListSize: 100_000,
+  maxRegexWork: 1_000_000,
   matchesTimeoutMs: 100,
+  maxUtilitySteps: 500_000,
   maxEvaluationMs: 2_000,
   maxTotalSize: 20_000_000,
 });

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PEL_LIMITS } from './limits';
+import { isPipeworkError } from '../errors';
 import { regexFullMatch, regexReplace, regexSplit } from './regex';
 import { createRuntime } from './runtime';
 
 const rt = createRuntime({ body: null, vars: {}, headers: {} }, undefined, {
   ...DEFAULT_PEL_LIMITS,
-  matchesTimeoutMs: 5000,
+  maxRegexWork: 100_000_000,
 });
 const site = { source: '', start: 0, end: 0 };
 
@@ -67,5 +68,66 @@ describe('regex engine', () => {
     expect(regexFullMatch('(a+)+$', `${'a'.repeat(5000)}!`, rt, site)).toBe(false);
     expect(regexFullMatch('(x+x+)+y', 'x'.repeat(5000), rt, site)).toBe(false);
     expect(performance.now() - start).toBeLessThan(2000);
+  });
+});
+
+describe('Java syntax on RE2', () => {
+  it.each([
+    ['A', '\\u0041', true],
+    ['A', '\\0101', true],
+    ['\u001b', '\\e', true],
+    ['\u0001', '\\cA', true],
+    ['a', '\\p{Alpha}', true],
+    ['é', '\\p{Alpha}', false],
+    ['é', '\\p{IsL}', true],
+    ['É', '\\p{javaUpperCase}', true],
+    ['x', '[\\p{Lower}&]', true],
+    ['\u000b', '\\s', true],
+    ['\r', '.', false],
+    ['\u2028', '.', false],
+    ['\r', '(?s).', true],
+    ['a\rb', '(?s:a.)b', true],
+    ['\u00a0', '\\h', true],
+    ['\r\n', '\\R', true],
+    ['aaa', 'a++', true],
+    ['ab', 'a?+b', true],
+    ['a+', 'a\\++', true],
+    ['AB', '(?iu)ab', true],
+    ['ab', 'a(?<name>b)', true],
+    ['a.b', 'a\\Q.\\Eb', true],
+    ['abc\n', 'abc\\Z', true],
+  ])('%j matches %s: %s', (text, pattern, expected) => {
+    expect(regexFullMatch(pattern, text, rt, site)).toBe(expected);
+  });
+
+  it.each([
+    ['(a)\\1', 'backreferences'],
+    ['(?<n>a)\\k<n>', 'backreferences'],
+    ['(?=a)a', 'lookahead'],
+    ['(?<!a)b', 'lookbehind'],
+    ['(?>a)', 'atomic'],
+    ['[a&&b]', 'intersection'],
+    ['[a[b]]', 'nested'],
+    ['(?x)a', "flag 'x'"],
+    ['\\p{InGreek}', 'unknown property'],
+    ['[a', 'unclosed'],
+    ['*a', 'missing argument to repetition operator'],
+  ])('refuses %s, naming %s', (pattern, words) => {
+    let error: unknown;
+    try {
+      regexFullMatch(pattern, 'a', rt, site);
+    } catch (e) {
+      error = e;
+    }
+    expect(isPipeworkError(error) && error.details.reason).toBe('BAD_REGEX');
+    expect((error as Error).message).toContain(words);
+  });
+
+  it('refuses a call whose work (text length times program size) is past the limit, before it starts', () => {
+    const small = createRuntime({ body: null, vars: {}, headers: {} }, undefined, DEFAULT_PEL_LIMITS);
+    const start = performance.now();
+    expect(() => regexFullMatch('(a|a)+b', 'a'.repeat(1_000_000), small, site)).toThrow(/could cost/);
+    expect(regexFullMatch('(a|a)+b', 'a'.repeat(30), small, site)).toBe(false);
+    expect(performance.now() - start).toBeLessThan(500);
   });
 });

@@ -1,312 +1,77 @@
 /**
- * Regular expressions for `matches`, `split` and `replaceAll`: Java syntax run by a Pike virtual machine,
- * linear in the input and bounded by `matchesTimeoutMs`, so no pattern can hang the server.
+ * Regular expressions for every user pattern (`matches`, `split`, `replaceAll`, `@text`, JSONPath's `match`
+ * and `search`): Java syntax (read by regex-java.ts) run by re2js, RE2's engine, whose time is linear in
+ * the text and never backtracks. Linear is not free: one engine call costs up to the text's length times the
+ * pattern's program size, so a call past `maxRegexWork` is refused before it starts, and loops of matches
+ * (split, replace) read the evaluation's clock between two matches.
  */
+import { type Matcher, RE2JS } from 're2js';
 import { type Site, pelError } from './errors';
-import {
-  type CharClass,
-  type Inst,
-  type Program,
-  RegexSyntaxError,
-  classMatches,
-  compileRegex,
-} from './regex-compile';
+import { DEFAULT_PEL_LIMITS } from './limits';
+import { RegexSyntaxError, javaToRe2 } from './regex-java';
 import { type Runtime, checkClock } from './runtime';
 import { LruCache } from '../values/lru-cache';
 
-/** Compiled patterns, weighed by pattern length plus program size (a program is at most 20,000 instructions). */
-const programs = new LruCache<Program>(500, 2_000_000);
+/** Compiled patterns by their Java text, weighed by pattern length plus program size. */
+const compiled = new LruCache<RE2JS>(500, 2_000_000);
+/** Program sizes, read once per compiled pattern (re2js counts the program on every call). */
+const programSizes = new WeakMap<RE2JS, number>();
 
-function programFor(pattern: string, site: Site | null): Program {
-  let p = programs.get(pattern);
-  if (!p) {
+/** Patterns longer than this are refused before they are read (the PEL text limit is 10,000). */
+const MAX_PATTERN_LENGTH = 10_000;
+
+/** Compiles a Java pattern, or throws BAD_REGEX with the reason (backreferences, lookaround, syntax...). */
+export function compileJavaRegex(pattern: string, site: Site | null): RE2JS {
+  let re = compiled.get(pattern);
+  if (!re) {
+    if (pattern.length > MAX_PATTERN_LENGTH) throw pelError('REGEX_TOO_LONG', site, MAX_PATTERN_LENGTH);
     try {
-      p = compileRegex(pattern);
+      re = RE2JS.compile(javaToRe2(pattern));
     } catch (e) {
       if (e instanceof RegexSyntaxError) throw pelError('BAD_REGEX', site, e.message);
-      throw e;
+      throw pelError('BAD_REGEX', site, re2Message(e));
     }
-    programs.set(pattern, p, pattern.length + p.insts.length * 4);
+    const size = Math.max(1, re.programSize());
+    programSizes.set(re, size);
+    compiled.set(pattern, re, pattern.length + size * 4);
   }
-  return p;
+  return re;
 }
 
-const LINE_TERMINATORS = new Set([10, 13, 0x85, 0x2028, 0x2029]);
-
-function isWord(code: number): boolean {
-  return (
-    (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95
-  );
+/** RE2's message without its prefix and without the translated pattern it quotes. */
+function re2Message(e: unknown): string {
+  const message = e instanceof Error ? e.message : String(e);
+  return message.replace(/^error parsing regexp: /, '').replace(/: `.*`$/s, '');
 }
 
-function assertHolds(kind: Extract<Inst, { op: 'assert' }>['kind'], s: string, sp: number): boolean {
-  const n = s.length;
-  switch (kind) {
-    case 'bol':
-    case 'start':
-      return sp === 0;
-    case 'end':
-      return sp === n;
-    case 'eol':
-    case 'endz':
-      return (
-        sp === n ||
-        (sp === n - 1 && LINE_TERMINATORS.has(s.charCodeAt(sp))) ||
-        (sp === n - 2 && s.endsWith('\r\n'))
-      );
-    case 'mbol':
-      return (
-        sp === 0 ||
-        (LINE_TERMINATORS.has(s.charCodeAt(sp - 1)) &&
-          !(s.charCodeAt(sp - 1) === 13 && s.charCodeAt(sp) === 10))
-      );
-    case 'meol':
-      return sp === n || LINE_TERMINATORS.has(s.charCodeAt(sp));
-    default: {
-      const before = sp > 0 && isWord(s.charCodeAt(sp - 1));
-      const after = sp < n && isWord(s.charCodeAt(sp));
-      return (before !== after) === (kind === 'word');
-    }
-  }
-}
-
-function classTest(cls: CharClass, icase: boolean, code: number, s: string, sp: number): boolean {
-  const ch = s[sp]!;
-  if (classMatches(cls, code, ch)) return true;
-  if (!icase) return false;
-  const lower = ch.toLowerCase();
-  const upper = ch.toUpperCase();
-  return (
-    (lower !== ch && classMatches(cls, lower.charCodeAt(0), lower)) ||
-    (upper !== ch && classMatches(cls, upper.charCodeAt(0), upper))
-  );
-}
-
-const stepCosts = new WeakMap<Program, number>();
-
-/**
- * What one thread step can cost at most, in simple comparisons: a class of 300,000 ranges is 300,000 of
- * them, so the clock must be read that much more often for the time bound to hold.
- */
-function stepCostOf(prog: Program): number {
-  let cost = stepCosts.get(prog);
-  if (cost === undefined) {
-    cost = 1;
-    for (const inst of prog.insts) {
-      if (inst.op === 'class') cost = Math.max(cost, inst.cls.ranges.length / 2 + 16 * inst.cls.tests.length);
-    }
-    stepCosts.set(prog, cost);
-  }
-  return cost;
-}
-
-/** A bounded clock: the VM reads it every few thousand steps (weighed by what a step costs). */
-class Budget {
-  private work = 0;
-  private readonly deadline: number;
-  private readonly weight: number;
-  constructor(
-    private readonly ms: number,
-    private readonly site: Site | null,
-    prog: Program,
-  ) {
-    this.deadline = performance.now() + ms;
-    this.weight = stepCostOf(prog);
-  }
-  spend(units: number): void {
-    this.work += units * this.weight;
-    if (this.work > 4096) {
-      this.work = 0;
-      if (performance.now() > this.deadline) throw pelError('REGEX_TIMEOUT', this.site, this.ms);
-    }
-  }
-}
-
-/** Threads of the capturing VM: instruction indexes and their capture arrays, in priority order. */
-class ThreadList {
-  readonly pcs: Int32Array;
-  readonly caps: number[][];
-  length = 0;
-  constructor(size: number) {
-    this.pcs = new Int32Array(size);
-    this.caps = new Array<number[]>(size);
-  }
-}
-
-/**
- * Runs the program from `start` and returns the capture positions of the leftmost-first match (the one
- * Java and Perl choose among alternatives), or null. Threads run in priority order (Pike's VM).
- */
-function search(prog: Program, s: string, start: number, budget: Budget): number[] | null {
-  const insts = prog.insts;
-  const size = insts.length;
-  const nCaps = (prog.groups + 1) * 2;
-  let clist = new ThreadList(size);
-  let nlist = new ThreadList(size);
-  const seen = new Int32Array(size).fill(-1);
-  const stackPc = new Int32Array(size * 2 + 2);
-  const stackCaps = new Array<number[]>(size * 2 + 2);
-  let generation = 1;
-  let matched: number[] | null = null;
-
-  const add = (list: ThreadList, pc0: number, caps0: number[], sp: number): void => {
-    let top = 0;
-    stackPc[top] = pc0;
-    stackCaps[top++] = caps0;
-    while (top > 0) {
-      const pc = stackPc[--top]!;
-      const caps = stackCaps[top]!;
-      if (seen[pc] === generation) continue;
-      seen[pc] = generation;
-      const inst = insts[pc]!;
-      switch (inst.op) {
-        case 'jmp':
-          stackPc[top] = inst.x;
-          stackCaps[top++] = caps;
-          break;
-        case 'split':
-          stackPc[top] = inst.y;
-          stackCaps[top++] = caps;
-          stackPc[top] = inst.x;
-          stackCaps[top++] = caps;
-          break;
-        case 'save': {
-          const copy = caps.slice();
-          copy[inst.n] = sp;
-          stackPc[top] = pc + 1;
-          stackCaps[top++] = copy;
-          break;
-        }
-        case 'assert':
-          if (assertHolds(inst.kind, s, sp)) {
-            stackPc[top] = pc + 1;
-            stackCaps[top++] = caps;
-          }
-          break;
-        default:
-          list.pcs[list.length] = pc;
-          list.caps[list.length++] = caps;
-      }
-    }
-  };
-
-  for (let sp = start; sp <= s.length; sp++) {
-    // Threads for this position were added under the current generation; the new start thread (lowest
-    // priority, so appended last) joins them without duplicating one.
-    if (matched === null) {
-      const caps = new Array<number>(nCaps).fill(-1);
-      caps[0] = sp;
-      add(clist, 0, caps, sp);
-    }
-    if (clist.length === 0) {
-      if (matched !== null) break;
-      generation++;
-      continue;
-    }
-    budget.spend(clist.length);
-    generation++;
-    const code = sp < s.length ? s.charCodeAt(sp) : -1;
-    for (let k = 0; k < clist.length; k++) {
-      const pc = clist.pcs[k]!;
-      const inst = insts[pc]!;
-      let ok = false;
-      switch (inst.op) {
-        case 'match':
-          matched = clist.caps[k]!.slice();
-          matched[1] = sp;
-          k = clist.length; // lower-priority threads are cut off
-          continue;
-        case 'char':
-          ok = code === inst.code || (code !== -1 && code === inst.alt);
-          break;
-        case 'any':
-          ok = code !== -1 && (inst.dotAll || !LINE_TERMINATORS.has(code));
-          break;
-        case 'class':
-          ok = code !== -1 && classTest(inst.cls, inst.icase, code, s, sp);
-          break;
-        default:
-          break;
-      }
-      if (ok) add(nlist, pc + 1, clist.caps[k]!, sp + 1);
-    }
-    [clist, nlist] = [nlist, clist];
-    nlist.length = 0;
-  }
-  return matched;
-}
-
-/**
- * Whole-text match without captures: the set of live instructions advances one character at a time
- * (Thompson's simulation), with typed arrays and no allocation per step.
- */
-function fullMatch(prog: Program, s: string, budget: Budget): boolean {
-  const insts = prog.insts;
-  const size = insts.length;
-  let clist = new Int32Array(size);
-  let nlist = new Int32Array(size);
-  let clen = 0;
-  let nlen = 0;
-  const seen = new Int32Array(size).fill(-1);
-  const stack = new Int32Array(size * 2 + 2);
-  let generation = 0;
-
-  const add = (list: Int32Array, len: number, pc0: number, sp: number): number => {
-    let top = 0;
-    stack[top++] = pc0;
-    while (top > 0) {
-      const pc = stack[--top]!;
-      if (seen[pc] === generation) continue;
-      seen[pc] = generation;
-      const inst = insts[pc]!;
-      if (inst.op === 'jmp') stack[top++] = inst.x;
-      else if (inst.op === 'split') {
-        stack[top++] = inst.y;
-        stack[top++] = inst.x;
-      } else if (inst.op === 'save') stack[top++] = pc + 1;
-      else if (inst.op === 'assert') {
-        if (assertHolds(inst.kind, s, sp)) stack[top++] = pc + 1;
-      } else list[len++] = pc;
-    }
-    return len;
-  };
-
-  clen = add(clist, 0, 0, 0);
-  for (let sp = 0; ; sp++) {
-    if (clen === 0) return false;
-    budget.spend(clen);
-    if (sp === s.length) {
-      for (let k = 0; k < clen; k++) if (insts[clist[k]!]!.op === 'match') return true;
-      return false;
-    }
-    generation++;
-    nlen = 0;
-    const code = s.charCodeAt(sp);
-    for (let k = 0; k < clen; k++) {
-      const pc = clist[k]!;
-      const inst = insts[pc]!;
-      let ok = false;
-      if (inst.op === 'char') ok = code === inst.code || code === inst.alt;
-      else if (inst.op === 'any') ok = inst.dotAll || !LINE_TERMINATORS.has(code);
-      else if (inst.op === 'class') ok = classTest(inst.cls, inst.icase, code, s, sp);
-      if (ok) nlen = add(nlist, nlen, pc + 1, sp + 1);
-    }
-    [clist, nlist] = [nlist, clist];
-    clen = nlen;
-  }
+/** Refuses an engine call that could cost more than `maxRegexWork` (text length times program size). */
+function checkWork(re: RE2JS, text: string, maxWork: number, site: Site | null): void {
+  const work = text.length * (programSizes.get(re) ?? 1);
+  if (work > maxWork) throw pelError('REGEX_TOO_COSTLY', site, work, maxWork);
 }
 
 /** Java's String.matches: the whole text must match. */
 export function regexFullMatch(pattern: string, text: string, rt: Runtime, site: Site): boolean {
-  const prog = programFor(pattern, site);
-  const matched = fullMatch(prog, text, new Budget(rt.limits.matchesTimeoutMs, site, prog));
+  const re = compileJavaRegex(pattern, site);
+  checkWork(re, text, rt.limits.maxRegexWork, site);
+  const matched = re.testExact(text);
   afterRegex(rt, site);
   return matched;
 }
 
 /**
- * Inside a loop (the evaluation's clock runs), a regex call can take up to `matchesTimeoutMs`: the
- * evaluation's time bound is checked after each, not only every 1,024 items.
+ * Whether the pattern matches anywhere in the text (JSONPath's `search`), or the whole text (`match`),
+ * for callers outside an evaluation: bounded by the default `maxRegexWork`.
+ */
+export function regexTest(pattern: string, text: string, whole: boolean, site: Site | null = null): boolean {
+  const re = compileJavaRegex(pattern, site);
+  checkWork(re, text, DEFAULT_PEL_LIMITS.maxRegexWork, site);
+  return whole ? re.testExact(text) : re.test(text);
+}
+
+/**
+ * Inside a loop (the evaluation's clock runs), a regex call has a cost: the evaluation's time bound is
+ * checked after each, not only every 1,024 items.
  */
 function afterRegex(rt: Runtime, site: Site): void {
   if (rt.deadline !== 0) checkClock(rt, site);
@@ -314,28 +79,27 @@ function afterRegex(rt: Runtime, site: Site): void {
 
 /**
  * The groups of a whole-text match, or null when the text does not match: for utilities that parse with a
- * pattern they build (dates), linear in the text and bounded by `timeoutMs` (errors carry no position).
+ * pattern they build (dates). `_timeoutMs` is kept for the callers: the work bound replaces it.
  */
-export function regexGroups(pattern: string, text: string, timeoutMs: number): (string | null)[] | null {
-  const prog = programFor(`\\A(?:${pattern})\\z`, null);
-  const caps = search(prog, text, 0, new Budget(timeoutMs, null, prog));
-  if (!caps) return null;
+export function regexGroups(pattern: string, text: string, _timeoutMs?: number): (string | null)[] | null {
+  const re = compileJavaRegex(pattern, null);
+  checkWork(re, text, DEFAULT_PEL_LIMITS.maxRegexWork, null);
+  const m = re.matcher(text);
+  if (!m.matches()) return null;
   const groups: (string | null)[] = [];
-  for (let i = 2; i < caps.length; i += 2)
-    groups.push(caps[i]! < 0 ? null : text.slice(caps[i], caps[i + 1]));
+  for (let g = 1; g <= m.groupCount(); g++) groups.push(m.group(g));
   return groups;
 }
 
-/** Every match, left to right, as Java's Matcher.find does (an empty match moves on by one character). */
-function* findAll(pattern: string, text: string, rt: Runtime, site: Site): Generator<number[]> {
-  const prog = programFor(pattern, site);
-  const budget = new Budget(rt.limits.matchesTimeoutMs, site, prog);
-  let pos = 0;
-  while (pos <= text.length) {
-    const m = search(prog, text, pos, budget);
-    if (!m) return;
+/** Every match, left to right, as Java's Matcher.find does; the clock is read between two matches. */
+function* findAll(pattern: string, text: string, rt: Runtime, site: Site): Generator<Matcher> {
+  const re = compileJavaRegex(pattern, site);
+  checkWork(re, text, rt.limits.maxRegexWork, site);
+  const m = re.matcher(text);
+  let count = 0;
+  while (m.find()) {
+    if (++count % 64 === 0) checkClock(rt, site);
     yield m;
-    pos = m[1] === m[0] ? m[1]! + 1 : m[1]!;
   }
 }
 
@@ -346,9 +110,9 @@ export function regexSplit(pattern: string, text: string, limit: number, rt: Run
   let index = 0;
   for (const m of findAll(pattern, text, rt, site)) {
     if (limit > 0 && out.length === limit - 1) break;
-    if (m[1] === 0) continue; // a zero-width match at the beginning
-    out.push(text.slice(index, m[0]));
-    index = m[1]!;
+    if (m.end() === 0) continue; // a zero-width match at the beginning
+    out.push(text.slice(index, m.start()));
+    index = m.end();
   }
   afterRegex(rt, site);
   if (out.length === 0 && index === 0) return [text];
@@ -369,8 +133,8 @@ export function regexReplace(
   const parts: string[] = [];
   let index = 0;
   for (const m of findAll(pattern, text, rt, site)) {
-    parts.push(text.slice(index, m[0]), expandReplacement(replacement, m, text, site));
-    index = m[1]!;
+    parts.push(text.slice(index, m.start()), expandReplacement(replacement, m, site));
+    index = m.end();
     if (!all) break;
   }
   afterRegex(rt, site);
@@ -378,7 +142,9 @@ export function regexReplace(
   return parts.join('');
 }
 
-function expandReplacement(replacement: string, caps: number[], text: string, site: Site): string {
+function expandReplacement(replacement: string, m: Matcher, site: Site): string {
+  if (!replacement.includes('$') && !replacement.includes('\\')) return replacement;
+  const groups = m.groupCount();
   let out = '';
   for (let i = 0; i < replacement.length; i++) {
     const c = replacement[i]!;
@@ -386,7 +152,6 @@ function expandReplacement(replacement: string, caps: number[], text: string, si
       out += replacement[++i];
     } else if (c === '$') {
       // Java reads as many digits as still name an existing group: with one group, "$12" is $1 then "2".
-      const groups = caps.length / 2 - 1;
       let j = i + 1;
       let n = -1;
       while (j < replacement.length && /[0-9]/.test(replacement[j]!)) {
@@ -398,8 +163,7 @@ function expandReplacement(replacement: string, caps: number[], text: string, si
       if (n < 0)
         throw pelError('BAD_REGEX', site, "a '$' in the replacement must be followed by a group number");
       if (n > groups) throw pelError('BAD_REGEX', site, `no group ${n}`);
-      const from = caps[n * 2]!;
-      if (from >= 0) out += text.slice(from, caps[n * 2 + 1]);
+      out += m.group(n) ?? '';
       i = j - 1;
     } else out += c;
   }

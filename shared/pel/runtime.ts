@@ -14,6 +14,13 @@ export interface Runtime {
    * evaluations without loops never read it.
    */
   deadline: number;
+  /**
+   * The caller's own end for this evaluation (performance.now() based), read when the clock starts: the
+   * pipeline runner's end of the current slice of event-loop time, never past the run's deadline.
+   */
+  readonly callerDeadline: (() => number) | undefined;
+  /** The time the evaluation had when its clock started (for the TIMEOUT message). */
+  allowedMs: number;
   /** What the evaluation has built so far, in the units of `maxTotalSize`. */
   built: number;
   /** The `built` count at which `account` next reads the clock. */
@@ -31,15 +38,33 @@ export function createRuntime(
   scope: PelScope,
   utilities: PelUtilities | undefined,
   limits: PelLimits,
+  callerDeadline?: () => number,
 ): Runtime {
-  return { scope, thisValue: null, utilities, limits, deadline: 0, built: 0, clockAt: CLOCK_EVERY };
+  return {
+    scope,
+    thisValue: null,
+    utilities,
+    limits,
+    deadline: 0,
+    callerDeadline,
+    allowedMs: 0,
+    built: 0,
+    clockAt: CLOCK_EVERY,
+  };
 }
 
-/** Starts the evaluation's clock on the first call, then fails with TIMEOUT once it has run out. */
+/**
+ * Starts the evaluation's clock on the first call (its end: `maxEvaluationMs` from now, or the caller's
+ * deadline when sooner), then fails with TIMEOUT once it has run out.
+ */
 export function checkClock(rt: Runtime, site: Site): void {
   const now = performance.now();
-  if (rt.deadline === 0) rt.deadline = now + rt.limits.maxEvaluationMs;
-  else if (now > rt.deadline) throw pelError('TIMEOUT', site, rt.limits.maxEvaluationMs);
+  if (rt.deadline === 0) {
+    rt.deadline = now + rt.limits.maxEvaluationMs;
+    if (rt.callerDeadline) rt.deadline = Math.min(rt.deadline, rt.callerDeadline());
+    rt.allowedMs = Math.max(0, Math.round(rt.deadline - now));
+  }
+  if (now > rt.deadline) throw pelError('TIMEOUT', site, rt.allowedMs);
 }
 
 /**

@@ -116,7 +116,7 @@ class MixedTemplate implements PelTemplate {
   ) {}
   evaluate(scope: PelScope, options?: PelOptions): unknown {
     const limits = resolveLimits(options?.limits);
-    const rt = createRuntime(scope, options?.utilities, limits);
+    const rt = createRuntime(scope, options?.utilities, limits, options?.deadline);
     let out = '';
     for (const part of this.parts) {
       if (typeof part === 'string') out += part;

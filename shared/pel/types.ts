@@ -20,6 +20,12 @@ export interface PelOptions {
   /** Looked up before the default utilities, so a caller adds `@user`, `@property` or replaces one. */
   utilities?: PelUtilities;
   limits?: Partial<PelLimits>;
+  /**
+   * When the caller's time for an evaluation ends (performance.now() based), read once when the evaluation
+   * first reads its clock; the evaluation ends at this or at `maxEvaluationMs`, whichever comes first. The
+   * pipeline runner passes the end of its current slice of event-loop time, never past the run's deadline.
+   */
+  deadline?: () => number;
 }
 
 /** The names an expression may start from. */

@@ -10,6 +10,11 @@ import type { Cancellation } from './run-options';
 /** How long a run may hold the event loop before it lets other work in. */
 export const YIELD_EVERY_MS = 10;
 
+const afterThisTurn: (callback: () => void) => void =
+  typeof setImmediate === 'function'
+    ? (callback) => setImmediate(callback)
+    : (callback) => setTimeout(callback, 0);
+
 const nextTurn: () => Promise<void> =
   typeof setImmediate === 'function'
     ? () => new Promise((resolve) => setImmediate(resolve))
@@ -21,12 +26,35 @@ export class RunClock {
   private readonly deadline: number;
   private abort: AbortController | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /** The end of the current slice of event-loop time (performance.now() based); see `sliceDeadline`. */
+  private sliceEnd = 0;
+  private loopTurned = true;
 
   constructor(
     private readonly maxMillis: number,
     private readonly cancellation: Cancellation | undefined,
+    private readonly sliceMillis = Infinity,
   ) {
     this.deadline = this.started + maxMillis;
+  }
+
+  /**
+   * When the expressions evaluated now must be done (performance.now() based, for `PelOptions.deadline`):
+   * a slice of `sliceMillis` begins with the first evaluation after the event loop has had a turn, and all
+   * evaluations until the next turn share it, so a step with many expressions (or a command evaluating
+   * one per item) cannot hold the loop longer than one. It never ends after the run's deadline.
+   */
+  sliceDeadline(): number {
+    if (this.loopTurned) {
+      const now = performance.now();
+      const runLeft = this.deadline - Date.now();
+      this.sliceEnd = now + Math.max(0, Math.min(this.sliceMillis, runLeft));
+      this.loopTurned = false;
+      afterThisTurn(() => {
+        this.loopTurned = true;
+      });
+    }
+    return this.sliceEnd;
   }
 
   /** Fires at the deadline or when the caller cancels. */

@@ -11,9 +11,15 @@ export interface RunLimits {
   maxSteps: number;
   /** Wall time of one run. */
   maxMillis: number;
+  /**
+   * How long the run's expressions (and the utilities they call) may compute without letting the event
+   * loop turn: they share one slice of this length until the loop has had a turn, and an evaluation that
+   * would go past it ends with LIMIT_EXCEEDED (TIMEOUT). Never past the run's own deadline.
+   */
+  sliceMillis: number;
 }
 
-export const DEFAULT_RUN_LIMITS: RunLimits = { maxSteps: 100_000, maxMillis: 60_000 };
+export const DEFAULT_RUN_LIMITS: RunLimits = { maxSteps: 100_000, maxMillis: 60_000, sliceMillis: 100 };
 
 export interface RunLogEntry {
   level: LogLevel;

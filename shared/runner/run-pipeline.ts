@@ -76,8 +76,10 @@ class PipelineRun<S> {
     };
     this.trace = options.trace ? [] : undefined;
     this.principal = options.principal;
-    this.clock = new RunClock(this.limits.maxMillis, options.cancellation);
+    this.clock = new RunClock(this.limits.maxMillis, options.cancellation, this.limits.sliceMillis);
   }
+
+  private readonly sliceDeadline = (): number => this.clock.sliceDeadline();
 
   /** The utilities are built for the current principal when an expression first needs them. */
   private get pelOptions(): PelOptions {
@@ -85,7 +87,10 @@ class PipelineRun<S> {
       // The first expression is also when the `request` root is first needed.
       if (!this.cachedPelOptions && this.scope.request === null)
         this.scope.request = readRequest(this.options.request);
-      this.cachedPelOptions = { utilities: this.options.utilities?.(this.principal) };
+      this.cachedPelOptions = {
+        utilities: this.options.utilities?.(this.principal),
+        deadline: this.sliceDeadline,
+      };
       this.utilitiesFor = this.principal;
     }
     return this.cachedPelOptions;

@@ -27,7 +27,14 @@ export { createInstanceUtility, type PelInstanceInfo } from './instance';
 export { createIamUtility, type PelIamReader } from './iam';
 export { type PelUriResolver, type PelUserLookup, URI_SCHEMES } from './resolve';
 export { createUriUtilities } from './resolve-utilities';
-export { takeBuilt, signaturesOf, type UtilitySpec, type UtilityFunctionSpec } from './support';
+export {
+  beginUtilityWork,
+  endUtilityWork,
+  takeBuilt,
+  signaturesOf,
+  type UtilitySpec,
+  type UtilityFunctionSpec,
+} from './support';
 
 /** Every utility with its functions' signatures and docs; the server-provided ones are listed too. */
 export const UTILITY_SPECS: readonly UtilitySpec[] = [

@@ -47,7 +47,7 @@ export const jsonUtility: UtilitySpec = {
     },
     path: {
       signature: 'path(json, query)',
-      doc: "The values a JSONPath query (RFC 9535) selects, as a list; the JSON may be text: @json.path(body, '$.items[?@.price > 10].name'). Filters only compare: nothing is executed.",
+      doc: "The values a JSONPath query (RFC 9535) selects, as a list; the JSON may be text: @json.path(body, '$.items[?@.price > 10].name'). Filters only compare: nothing is executed; match() and search() take Java-style patterns on the linear regex engine; each call has a step budget.",
       fn: (...a) => queryJsonPath('path', loadJson('path', a[0]), text('path', a, 1)),
     },
     object: { signature: 'object()', doc: 'A new empty map.', fn: () => ({}) },

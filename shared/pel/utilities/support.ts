@@ -1,5 +1,6 @@
 /** How a utility is declared (function, signature, doc) and the argument checks all utilities share. */
-import { utilityError } from '../errors';
+import { pelError, utilityError } from '../errors';
+import { DEFAULT_PEL_LIMITS } from '../limits';
 import { isMapLike, ownKeys, readOwn } from '../safety';
 import type { PelUtility } from '../types';
 import { toText, typeOf } from '../values';
@@ -120,6 +121,66 @@ export function map(fn: string, args: unknown[], i: number): object {
 }
 
 let built = 0;
+
+/**
+ * The work budget of the utility call in progress: utilities whose cost grows faster than their input
+ * (JSONPath filters, XPath) spend it step by step and end with a catalogued error when it runs out, so no
+ * call holds the event loop past its evaluation's deadline. Evaluation is synchronous, so one budget serves.
+ */
+export interface WorkBudget {
+  left: number;
+  readonly max: number;
+  readonly deadline: number;
+  readonly allowedMs: number;
+  clockIn: number;
+}
+
+let work: WorkBudget | null = null;
+
+/** Steps between two clock readings of a utility's work budget. */
+const WORK_CLOCK_EVERY = 256;
+
+/**
+ * The PEL call site opens the budget of one utility call; `endUtilityWork` gets back the one it returns
+ * (a utility that evaluates PEL again calls utilities inside its own call).
+ */
+export function beginUtilityWork(maxSteps: number, deadline: number, allowedMs: number): WorkBudget | null {
+  const outer = work;
+  work = { left: maxSteps, max: maxSteps, deadline, allowedMs, clockIn: WORK_CLOCK_EVERY };
+  return outer;
+}
+
+export function endUtilityWork(outer: WorkBudget | null): void {
+  work = outer;
+}
+
+/** Runs a utility's costly part inside the open budget, or inside a default one when called directly. */
+export function withUtilityWork<T>(body: () => T): T {
+  if (work) return body();
+  const ms = DEFAULT_PEL_LIMITS.maxEvaluationMs;
+  const outer = beginUtilityWork(DEFAULT_PEL_LIMITS.maxUtilitySteps, performance.now() + ms, ms);
+  try {
+    return body();
+  } finally {
+    endUtilityWork(outer);
+  }
+}
+
+/**
+ * Spends `units` steps of the current call's budget (open one with `withUtilityWork`): past the steps,
+ * LIMIT_EXCEEDED (UTILITY_TOO_COSTLY); past the deadline, LIMIT_EXCEEDED (TIMEOUT).
+ */
+export function spendUtilityWork(units: number): void {
+  const w = work;
+  if (!w) return;
+  w.left -= units;
+  if (w.left < 0) throw pelError('UTILITY_TOO_COSTLY', null, w.max);
+  w.clockIn -= units;
+  if (w.clockIn <= 0) {
+    w.clockIn = WORK_CLOCK_EVERY;
+    if (performance.now() > w.deadline) throw pelError('TIMEOUT', null, w.allowedMs);
+  }
+}
 
 /**
  * Utilities that build nested data (deep copies, parsed JSON) report its size here; the call site adds it

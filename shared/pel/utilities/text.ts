@@ -1,7 +1,6 @@
 /** `@text`: text helpers with the real product's names; null-safe (null in, null or a sensible default out). */
 import { utilityError } from '../errors';
-import { DEFAULT_PEL_LIMITS } from '../limits';
-import { regexGroups } from '../regex';
+import { regexTest } from '../regex';
 import { templateText } from '../values';
 import {
   type UtilitySpec,
@@ -208,7 +207,7 @@ export const textUtility: UtilitySpec = {
       fn: (...a) => {
         const s = textOrNull('matches', a, 0);
         const pattern = text('matches', a, 1);
-        return s !== null && regexGroups(pattern, s, DEFAULT_PEL_LIMITS.matchesTimeoutMs) !== null;
+        return s !== null && regexTest(pattern, s, true);
       },
     },
     indexOf: {

@@ -4,7 +4,7 @@ import { evaluateXPath, evaluateXPathText } from './xml-support';
 
 export const xmlUtility: UtilitySpec = {
   name: 'xml',
-  doc: 'XML: XPath 1.0 over a document given as text, bytes or data (@convert.toDOM). Entity declarations are refused.',
+  doc: 'XML: XPath 1.0 over a document given as text, bytes or data (@convert.toDOM), of at most 200,000 characters, with a step budget per call. Entity declarations are refused.',
   functions: {
     xpath: {
       signature: 'xpath(document, xpath)',
