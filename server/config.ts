@@ -12,6 +12,7 @@ import { loadDriveConfig, type DriveConfig } from './drive/drive-config';
 import { loadMailConfig, type MailConfig } from './mail/mail-config';
 import { loadListenerConfig, type ListenerConfig } from './http/listener-config';
 import { nonNegativeIntFrom } from './config-env';
+import { loadRunLimitsConfig, type RunLimitsConfig } from './fairness/run-limits-config';
 
 export interface ServerConfig {
   host: string;
@@ -37,6 +38,8 @@ export interface ServerConfig {
   listener?: ListenerConfig;
   /** The script sandbox (`script.run`): workers and the limits of one run. */
   scripts?: ScriptConfig;
+  /** Per-user limits of pipeline runs at once and the fair queue (`PIPEWORK_RUNS_*`); defaults when absent. */
+  runs?: RunLimitsConfig;
   /** Outbound HTTP (`http.*`): allowed non-public addresses, timeouts, sizes. */
   httpClient?: HttpClientConfig;
   /** SQL data sources for `sql.query` (PIPEWORK_DATASOURCE_<NAME>_URL) and their limits. */
@@ -88,6 +91,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     cache: loadCacheConfig(env),
     keys: loadNamedKeys(env),
     scripts: loadScriptConfig(env),
+    runs: loadRunLimitsConfig(env),
     httpClient: loadHttpClientConfig(env),
     limits: {
       commandBodyBytes: nonNegativeIntFrom(env, 'PIPEWORK_MAX_COMMAND_BODY', 10 * MiB),

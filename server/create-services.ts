@@ -9,6 +9,8 @@ import type { Logger } from './logging/logger';
 import type { ServerServices } from './services';
 import { loadScriptConfig } from './script/script-config';
 import { ScriptPool } from './script/script-pool';
+import { RunSlots } from './fairness/run-slots';
+import { DEFAULT_RUN_LIMITS } from './fairness/run-limits-config';
 import { DataSources } from './sql/data-sources';
 import { DriveService } from './drive';
 import { loadDriveConfig } from './drive/drive-config';
@@ -55,6 +57,7 @@ export async function createServices(
       mail: new MailService(config.mail ?? loadMailConfig({}, config.dataDir)),
       cache: parts.cache,
       scripts: new ScriptPool(config.scripts ?? loadScriptConfig({})),
+      runSlots: new RunSlots(config.runs ?? DEFAULT_RUN_LIMITS, config.limits.pipelineMillis),
     };
     await startPropertyJobs(services);
     return services;
@@ -68,6 +71,7 @@ export async function createServices(
 export async function closeServices(services: ServerServices): Promise<void> {
   await services.propertyJobs.stop();
   services.iam.close();
+  services.runSlots.close();
   void services.scripts.close();
   void services.dataSources.close();
   services.mail.close();

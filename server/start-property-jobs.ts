@@ -24,7 +24,7 @@ export async function startPropertyJobs(
   const dispatcher = new EventListenDispatcher({
     properties,
     principalOf: (uuid) => iam.principalByUuid(uuid),
-    run: (script, principal) => executePipeline(services, script, { principal }),
+    run: (script, principal) => executePipeline(services, script, { principal, topLevel: true }),
     utilities,
     logger,
     coordination: delivery.coordination,

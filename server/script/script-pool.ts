@@ -2,12 +2,16 @@
  * The worker pool that runs scripts: QuickJS evaluation is synchronous, so each script runs in a worker thread
  * and the event loop keeps serving. Workers start on first use; a worker past its time limit (plus a grace) or
  * whose caller gave up is terminated and replaced, the hard backstop behind QuickJS's own interrupt.
+ * Workers are shared fairly among users (`fairness/fair-slots.ts`): one user holds at most `workersPerUser`
+ * at once, and a freed worker goes to the waiting user who holds the fewest, so one user's looping scripts
+ * never keep another user's script waiting for more than one worker's turn.
  */
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import type { LogLevel } from '../../shared/commands';
+import { FairSlots, SlotRefused } from '../fairness/fair-slots';
 import type { ScriptConfig } from './script-config';
 
 /** What a script run needs: its code, the message and arguments as JSON, and the PEL utilities' names. */
@@ -23,9 +27,11 @@ export interface ScriptHost {
   /** A `pi.util` or `pi.property` call: JSON text in, JSON text (or '' for undefined) out. */
   call(kind: string, payloadText: string): string | Promise<string>;
   signal?: AbortSignal;
+  /** Whose share of the workers the run takes (the user); runs without one share one key. */
+  owner?: string;
 }
 
-export type ScriptFailure = 'timeout' | 'memory' | 'stack' | 'script' | 'cancelled' | 'internal';
+export type ScriptFailure = 'timeout' | 'memory' | 'stack' | 'script' | 'cancelled' | 'busy' | 'internal';
 
 export type ScriptOutcome =
   { ok: true; outputText: string | undefined } | { ok: false; reason: ScriptFailure; message: string };
@@ -59,7 +65,6 @@ class PoolWorker {
   constructor(
     file: string,
     private readonly config: ScriptConfig,
-    private readonly onFree: (worker: PoolWorker) => void,
   ) {
     const channel = new MessageChannel();
     this.port = channel.port1;
@@ -140,7 +145,6 @@ class PoolWorker {
     clearTimeout(current.timer);
     current.host.signal?.removeEventListener('abort', current.onAbort);
     current.resolve(outcome);
-    this.onFree(this);
   }
 }
 
@@ -159,63 +163,76 @@ type WorkerMessage =
 
 export class ScriptPool {
   private readonly workers: PoolWorker[] = [];
-  private readonly queue: Pending[] = [];
+  private readonly slots: FairSlots;
   private readonly file = workerFile();
   private closed = false;
 
-  constructor(readonly config: ScriptConfig) {}
-
-  /** Runs one script in a fresh sandbox; waits for a free worker when all are busy. */
-  run(job: ScriptJob, host: ScriptHost): Promise<ScriptOutcome> {
-    if (this.closed)
-      return Promise.resolve({ ok: false, reason: 'internal', message: 'The server is stopping.' });
-    return new Promise((resolve) => {
-      const pending: Pending = { job, host, resolve };
-      // A run still waiting for a worker when its pipeline ends leaves the queue at once.
-      host.signal?.addEventListener(
-        'abort',
-        () => {
-          const index = this.queue.indexOf(pending);
-          if (index < 0) return;
-          this.queue.splice(index, 1);
-          resolve({ ok: false, reason: 'cancelled', message: 'The pipeline ended before the script ran.' });
-        },
-        { once: true },
-      );
-      this.queue.push(pending);
-      this.dispatch();
+  constructor(readonly config: ScriptConfig) {
+    this.slots = new FairSlots({
+      total: config.workers,
+      perKey: Math.min(config.workers, config.workersPerUser ?? config.workers),
+      queuePerKey: config.queuePerUser ?? Number.MAX_SAFE_INTEGER,
     });
+  }
+
+  /** Runs one script in a fresh sandbox; waits (fairly among owners) for a free worker when all are busy. */
+  async run(job: ScriptJob, host: ScriptHost): Promise<ScriptOutcome> {
+    if (this.closed) return { ok: false, reason: 'internal', message: 'The server is stopping.' };
+    let release: () => void;
+    try {
+      // A run still waiting for a worker when its pipeline ends leaves the queue at once.
+      release = await this.slots.acquire(host.owner ?? '', { signal: host.signal });
+    } catch (error) {
+      return this.refusal(error);
+    }
+    return new Promise<ScriptOutcome>((resolve) => {
+      this.freeWorker().start({
+        job,
+        host,
+        resolve: (outcome) => {
+          release();
+          resolve(outcome);
+        },
+      });
+    });
+  }
+
+  /** Workers started and runs waiting for one, in all or of one owner (tests). */
+  usage(owner?: string): { held: number; waiting: number } {
+    return this.slots.usage(owner);
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const pending of this.queue.splice(0)) {
-      pending.resolve({ ok: false, reason: 'internal', message: 'The server is stopping.' });
-    }
+    this.slots.close();
     await Promise.all(this.workers.splice(0).map((w) => w.terminate()));
   }
 
-  private dispatch(): void {
+  /** An idle worker, started when none is: holding a slot means fewer than `workers` runs are busy. */
+  private freeWorker(): PoolWorker {
     for (let i = this.workers.length - 1; i >= 0; i--) if (this.workers[i].dead) this.workers.splice(i, 1);
-    while (this.queue.length > 0) {
-      const pending = this.queue[0];
-      if (pending.host.signal?.aborted) {
-        this.queue.shift();
-        pending.resolve({
+    let worker = this.workers.find((w) => !w.busy && !w.dead);
+    if (!worker) {
+      worker = new PoolWorker(this.file, this.config);
+      this.workers.push(worker);
+    }
+    return worker;
+  }
+
+  private refusal(error: unknown): ScriptOutcome {
+    if (!(error instanceof SlotRefused)) throw error;
+    switch (error.reason) {
+      case 'cancelled':
+      case 'timeout':
+        return { ok: false, reason: 'cancelled', message: 'The pipeline ended before the script ran.' };
+      case 'queue-full':
+        return {
           ok: false,
-          reason: 'cancelled',
-          message: 'The pipeline ended before the script ran.',
-        });
-        continue;
-      }
-      let worker = this.workers.find((w) => !w.busy && !w.dead);
-      if (!worker && this.workers.length < this.config.workers) {
-        worker = new PoolWorker(this.file, this.config, () => this.dispatch());
-        this.workers.push(worker);
-      }
-      if (!worker) return;
-      this.queue.shift();
-      worker.start(pending);
+          reason: 'busy',
+          message: `Too many scripts of this user are waiting for a worker (at most ${this.config.queuePerUser}); try again later.`,
+        };
+      case 'closed':
+        return { ok: false, reason: 'internal', message: 'The server is stopping.' };
     }
   }
 }
