@@ -12,6 +12,7 @@ import { loadDriveConfig, type DriveConfig } from './drive/drive-config';
 import { loadMailConfig, type MailConfig } from './mail/mail-config';
 import { loadListenerConfig, type ListenerConfig } from './http/listener-config';
 import { nonNegativeIntFrom } from './config-env';
+import { loadCascadeLimits, type CascadeLimits } from './events/cascade-budget';
 import { loadRunLimitsConfig, type RunLimitsConfig } from './fairness/run-limits-config';
 
 export interface ServerConfig {
@@ -40,6 +41,8 @@ export interface ServerConfig {
   scripts?: ScriptConfig;
   /** Per-user limits of pipeline runs at once and the fair queue (`PIPEWORK_RUNS_*`); defaults when absent. */
   runs?: RunLimitsConfig;
+  /** The budget of event.listen runs one write may cause (`PIPEWORK_EVENT_CASCADE_*`); defaults when absent. */
+  eventCascade?: CascadeLimits;
   /** Outbound HTTP (`http.*`): allowed non-public addresses, timeouts, sizes. */
   httpClient?: HttpClientConfig;
   /** SQL data sources for `sql.query` (PIPEWORK_DATASOURCE_<NAME>_URL) and their limits. */
@@ -92,6 +95,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     keys: loadNamedKeys(env),
     scripts: loadScriptConfig(env),
     runs: loadRunLimitsConfig(env),
+    eventCascade: loadCascadeLimits(env),
     httpClient: loadHttpClientConfig(env),
     limits: {
       commandBodyBytes: nonNegativeIntFrom(env, 'PIPEWORK_MAX_COMMAND_BODY', 10 * MiB),
