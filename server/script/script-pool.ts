@@ -69,7 +69,11 @@ class PoolWorker {
     const channel = new MessageChannel();
     this.port = channel.port1;
     this.worker = new Worker(file, {
-      workerData: { callPort: channel.port2, callSignal: this.signal.buffer },
+      workerData: {
+        callPort: channel.port2,
+        callSignal: this.signal.buffer,
+        niceness: config.niceness ?? 0,
+      },
       transferList: [channel.port2],
     });
     this.worker.unref();
