@@ -29,9 +29,9 @@ function lowerThreadPriority(niceness) {
     // not Linux, or not allowed: the worker runs at the server's priority
   }
 }
-lowerThreadPriority(workerData.niceness ?? 0);
-
 let quickjs = await newQuickJSWASMModuleFromVariant(variant);
+// Lowered once the sandbox is loaded: a replacement worker is ready as soon as it can be.
+lowerThreadPriority(workerData.niceness ?? 0);
 
 let lastCall = 0;
 

@@ -1,7 +1,8 @@
 /**
  * The worker pool that runs scripts: QuickJS evaluation is synchronous, so each script runs in a worker thread
- * and the event loop keeps serving. Workers start on first use; a worker past its time limit (plus a grace) or
- * whose caller gave up is terminated and replaced, the hard backstop behind QuickJS's own interrupt.
+ * and the event loop keeps serving. Workers start on first use; a worker past its time limit (plus a grace) is
+ * terminated and replaced at once, the hard backstop behind QuickJS's own interrupt. A caller that gives up is
+ * answered at once, while its script ends at its own time limit (the worker stays warm).
  * Workers are shared fairly among users (`fairness/fair-slots.ts`): one user holds at most `workersPerUser`
  * at once, and a freed worker goes to the waiting user who holds the fewest, so one user's looping scripts
  * never keep another user's script waiting for more than one worker's turn.
@@ -43,6 +44,8 @@ interface Pending {
   job: ScriptJob;
   host: ScriptHost;
   resolve(outcome: ScriptOutcome): void;
+  /** The worker is free again (the run ended, or the worker was terminated). */
+  done(): void;
 }
 
 /** The worker file: beside this module, or under server/script when this module is bundled into dist/. */
@@ -58,13 +61,18 @@ class PoolWorker {
   private readonly worker: Worker;
   private readonly port: MessagePort;
   private readonly signal = new Int32Array(new SharedArrayBuffer(4));
-  private current: (Pending & { id: number; timer: NodeJS.Timeout; onAbort: () => void }) | undefined;
+  private current:
+    (Pending & { id: number; timer?: NodeJS.Timeout; onAbort: () => void; answered?: boolean }) | undefined;
   private nextId = 0;
   dead = false;
+  /** The sandbox is loaded: a run given now starts at once. */
+  ready = false;
 
   constructor(
     file: string,
     private readonly config: ScriptConfig,
+    /** Called once when this worker was terminated (a stuck, cancelled or broken run). */
+    private readonly onKilled: () => void = () => undefined,
   ) {
     const channel = new MessageChannel();
     this.port = channel.port1;
@@ -93,23 +101,47 @@ class PoolWorker {
     return this.current !== undefined;
   }
 
+  /** Takes the run; it starts (and its time limit runs) once the sandbox is loaded, which a cold start needs. */
   start(pending: Pending): void {
     const id = ++this.nextId;
-    const limit = this.config.timeoutMillis + GRACE_MILLIS;
-    const timer = setTimeout(
+    const onAbort = () => this.abandon();
+    pending.host.signal?.addEventListener('abort', onAbort, { once: true });
+    this.current = { ...pending, id, onAbort };
+    if (this.ready) this.launch();
+  }
+
+  /**
+   * The caller gave up (its pipeline ended): it is answered at once. A run the worker has not seen yet ends
+   * there; a started one is left to end at its own time limit (QuickJS interrupts it, the worker stays warm for
+   * the next run) or at the grace past it (terminated). Its owner's share of the workers stays taken until then.
+   */
+  private abandon(): void {
+    const current = this.current;
+    if (!current || current.answered) return;
+    const cancelled: ScriptOutcome = {
+      ok: false,
+      reason: 'cancelled',
+      message: 'The pipeline ended while the script ran.',
+    };
+    if (!current.timer) return this.finish(cancelled, false);
+    current.answered = true;
+    current.resolve(cancelled);
+  }
+
+  private launch(): void {
+    const current = this.current;
+    if (!current || current.timer) return;
+    current.timer = setTimeout(
       () =>
         this.finish({ ok: false, reason: 'timeout', message: 'The script ran past its time limit.' }, true),
-      limit,
+      this.config.timeoutMillis + GRACE_MILLIS,
     );
-    const onAbort = () =>
-      this.finish(
-        { ok: false, reason: 'cancelled', message: 'The pipeline ended while the script ran.' },
-        true,
-      );
-    pending.host.signal?.addEventListener('abort', onAbort, { once: true });
-    this.current = { ...pending, id, timer, onAbort };
     const { memoryBytes, stackBytes, timeoutMillis } = this.config;
-    this.worker.postMessage({ id, ...pending.job, limits: { memoryBytes, stackBytes, timeoutMillis } });
+    this.worker.postMessage({
+      id: current.id,
+      ...current.job,
+      limits: { memoryBytes, stackBytes, timeoutMillis },
+    });
   }
 
   terminate(): Promise<number> {
@@ -122,6 +154,7 @@ class PoolWorker {
     let reply: { ok: true; valueText: string } | { ok: false; message: string };
     try {
       if (!current) throw new Error('No script is running.');
+      if (current.answered) throw new Error('interrupted: the pipeline ended while the script ran');
       reply = { ok: true, valueText: await current.host.call(request.kind, request.payloadText) };
     } catch (error) {
       reply = { ok: false, message: error instanceof Error ? error.message : String(error) };
@@ -134,21 +167,30 @@ class PoolWorker {
 
   private receive(message: WorkerMessage): void {
     const current = this.current;
-    if (!current || message.type === 'ready' || message.id !== current.id) return;
+    if (message.type === 'ready') {
+      this.ready = true;
+      this.launch();
+      return;
+    }
+    if (!current || message.id !== current.id) return;
     if (message.type === 'log') current.host.log(message.level, message.message);
     else if (message.ok) this.finish({ ok: true, outputText: message.outputText }, false);
     else this.finish({ ok: false, reason: message.reason, message: message.message }, false);
   }
 
-  /** Ends the current run; `kill` terminates the worker (stuck, cancelled or broken). */
+  /** Ends the current run; `kill` terminates the worker (stuck or broken). */
   private finish(outcome: ScriptOutcome, kill: boolean): void {
     const current = this.current;
-    if (kill && !this.dead) void this.terminate();
+    if (kill && !this.dead) {
+      void this.terminate();
+      this.onKilled();
+    }
     if (!current) return;
     this.current = undefined;
     clearTimeout(current.timer);
     current.host.signal?.removeEventListener('abort', current.onAbort);
-    current.resolve(outcome);
+    if (!current.answered) current.resolve(outcome);
+    current.done();
   }
 }
 
@@ -190,14 +232,7 @@ export class ScriptPool {
       return this.refusal(error);
     }
     return new Promise<ScriptOutcome>((resolve) => {
-      this.freeWorker().start({
-        job,
-        host,
-        resolve: (outcome) => {
-          release();
-          resolve(outcome);
-        },
-      });
+      this.freeWorker().start({ job, host, resolve, done: release });
     });
   }
 
@@ -214,13 +249,28 @@ export class ScriptPool {
 
   /** An idle worker, started when none is: holding a slot means fewer than `workers` runs are busy. */
   private freeWorker(): PoolWorker {
-    for (let i = this.workers.length - 1; i >= 0; i--) if (this.workers[i].dead) this.workers.splice(i, 1);
-    let worker = this.workers.find((w) => !w.busy && !w.dead);
-    if (!worker) {
-      worker = new PoolWorker(this.file, this.config);
-      this.workers.push(worker);
-    }
+    this.prune();
+    // The first run starts every worker, so that another user's first script finds a warm one.
+    while (this.workers.length < this.config.workers) this.startWorker();
+    const idle = this.workers.filter((w) => !w.busy && !w.dead);
+    return idle.find((w) => w.ready) ?? idle[0] ?? this.startWorker();
+  }
+
+  /**
+   * A new worker, which loads its sandbox at once. A killed worker (a looping script) is replaced straight
+   * away, so the next run, perhaps another user's, finds a warm worker rather than waiting for a cold start.
+   */
+  private startWorker(): PoolWorker {
+    const worker = new PoolWorker(this.file, this.config, () => {
+      this.prune();
+      if (!this.closed && this.workers.length < this.config.workers) this.startWorker();
+    });
+    this.workers.push(worker);
     return worker;
+  }
+
+  private prune(): void {
+    for (let i = this.workers.length - 1; i >= 0; i--) if (this.workers[i].dead) this.workers.splice(i, 1);
   }
 
   private refusal(error: unknown): ScriptOutcome {
