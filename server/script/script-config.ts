@@ -11,7 +11,7 @@ export interface ScriptConfig {
   queuePerUser?: number;
   /**
    * How much lower than the server's the CPU priority of script workers is (`PIPEWORK_SCRIPT_NICENESS`, 0-19,
-   * default 10; Linux): looping scripts then take spare CPU, not the event loop's.
+   * default 19, the lowest; Linux): looping scripts then take spare CPU, not the event loop's.
    */
   niceness?: number;
   /** QuickJS heap of one run (`PIPEWORK_SCRIPT_MEMORY`, bytes). */
@@ -32,7 +32,7 @@ export function loadScriptConfig(env: NodeJS.ProcessEnv): ScriptConfig {
       Math.max(1, Math.floor(workers / 2)),
     ),
     queuePerUser: nonNegativeIntFrom(env, 'PIPEWORK_SCRIPT_QUEUE_PER_USER', 32),
-    niceness: Math.min(19, nonNegativeIntFrom(env, 'PIPEWORK_SCRIPT_NICENESS', 10)),
+    niceness: Math.min(19, nonNegativeIntFrom(env, 'PIPEWORK_SCRIPT_NICENESS', 19)),
     memoryBytes: positiveIntFrom(env, 'PIPEWORK_SCRIPT_MEMORY', 32 * 1024 * 1024),
     stackBytes: positiveIntFrom(env, 'PIPEWORK_SCRIPT_STACK', 256 * 1024),
     timeoutMillis: positiveIntFrom(env, 'PIPEWORK_SCRIPT_MILLIS', 5000),
