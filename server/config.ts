@@ -13,6 +13,8 @@ import { loadMailConfig, type MailConfig } from './mail/mail-config';
 import { loadDeliveryConfig, type DeliveryConfig } from './delivery/delivery-config';
 import { loadListenerConfig, type ListenerConfig } from './http/listener-config';
 import { nonNegativeIntFrom } from './config-env';
+import { loadCascadeLimits, type CascadeLimits } from './events/cascade-budget';
+import { loadRunLimitsConfig, type RunLimitsConfig } from './fairness/run-limits-config';
 
 export interface ServerConfig {
   host: string;
@@ -38,6 +40,10 @@ export interface ServerConfig {
   listener?: ListenerConfig;
   /** The script sandbox (`script.run`): workers and the limits of one run. */
   scripts?: ScriptConfig;
+  /** Per-user limits of pipeline runs at once and the fair queue (`PIPEWORK_RUNS_*`); defaults when absent. */
+  runs?: RunLimitsConfig;
+  /** The budget of event.listen runs one write may cause (`PIPEWORK_EVENT_CASCADE_*`); defaults when absent. */
+  eventCascade?: CascadeLimits;
   /** Outbound HTTP (`http.*`): allowed non-public addresses, timeouts, sizes. */
   httpClient?: HttpClientConfig;
   /** SQL data sources for `sql.query` (PIPEWORK_DATASOURCE_<NAME>_URL) and their limits. */
@@ -92,6 +98,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     cache: loadCacheConfig(env),
     keys: loadNamedKeys(env),
     scripts: loadScriptConfig(env),
+    runs: loadRunLimitsConfig(env),
+    eventCascade: loadCascadeLimits(env),
     httpClient: loadHttpClientConfig(env),
     limits: {
       commandBodyBytes: nonNegativeIntFrom(env, 'PIPEWORK_MAX_COMMAND_BODY', 10 * MiB),

@@ -9,6 +9,8 @@ import type { Logger } from './logging/logger';
 import type { ServerServices } from './services';
 import { loadScriptConfig } from './script/script-config';
 import { ScriptPool } from './script/script-pool';
+import { RunSlots } from './fairness/run-slots';
+import { DEFAULT_RUN_LIMITS } from './fairness/run-limits-config';
 import { DataSources } from './sql/data-sources';
 import { DriveService } from './drive';
 import { loadDriveConfig } from './drive/drive-config';
@@ -65,6 +67,7 @@ export async function createServices(
       deliveries,
       cache: parts.cache,
       scripts: new ScriptPool(config.scripts ?? loadScriptConfig({})),
+      runSlots: new RunSlots(config.runs ?? DEFAULT_RUN_LIMITS, config.limits.pipelineMillis),
     };
     await startPropertyJobs(services);
     return services;
@@ -78,6 +81,7 @@ export async function createServices(
 export async function closeServices(services: ServerServices): Promise<void> {
   await services.propertyJobs.stop();
   services.iam.close();
+  services.runSlots.close();
   void services.scripts.close();
   void services.dataSources.close();
   services.mail.close();

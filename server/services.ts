@@ -10,6 +10,7 @@ import type { EventBus } from './events/event-bus';
 import type { PropertyJobs } from './store/create-property-services';
 import type { PropertyService } from './store/property-service';
 import type { ScriptPool } from './script/script-pool';
+import type { RunSlots } from './fairness/run-slots';
 import type { DataSources } from './sql/data-sources';
 import type { CacheStore } from './cache';
 import type { DriveService } from './drive';
@@ -31,6 +32,8 @@ export interface ServerServices {
   propertyJobs: PropertyJobs;
   /** The worker pool that runs `script.run` scripts in QuickJS (workers start on first use). */
   scripts: ScriptPool;
+  /** Per-user slots of top-level pipeline runs, shared fairly (`PIPEWORK_RUNS_*`). */
+  runSlots: RunSlots;
   dataSources: DataSources;
   /** Files per user and shared (`drive.*`). */
   drive: DriveService;

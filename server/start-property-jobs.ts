@@ -2,6 +2,7 @@
  * Starts the property store's background jobs (TTL cleanup, event.listen dispatch) once every service exists:
  * they run pipelines, which need them all. Part of the composition root, beside `create-services.ts`.
  */
+import { CascadeBudget, DEFAULT_CASCADE_LIMITS } from './events/cascade-budget';
 import { EventListenDispatcher } from './events/event-listen-dispatcher';
 import { executePipeline } from './pipeline/execute-pipeline';
 import { utilitiesFor } from './pipeline/pel-utilities';
@@ -29,10 +30,11 @@ export async function startPropertyJobs(
   const dispatcher = new EventListenDispatcher({
     properties,
     principalOf: (uuid) => iam.principalByUuid(uuid),
-    run: (script, principal) => executePipeline(services, script, { principal }),
+    run: (script, principal) => executePipeline(services, script, { principal, topLevel: true }),
     utilities,
     logger,
     coordination: delivery.coordination,
+    cascades: new CascadeBudget(services.config.eventCascade ?? DEFAULT_CASCADE_LIMITS),
   });
   propertyJobs.dispatcher = dispatcher;
   propertyJobs.ready = dispatcher.start().catch((error: unknown) => {

@@ -4,7 +4,7 @@
  * breaks the write that caused the event.
  */
 import type { Logger } from '../logging/logger';
-import { currentEventDepth } from './event-context';
+import { currentEventOrigin } from './event-context';
 import { payloadWithPaths } from './property-event-shape';
 
 /** An event as listeners see it; `{eventKey, payload}` is its public JSON form. */
@@ -19,6 +19,11 @@ export interface PipeworkEvent {
   depth: number;
   /** Uuid of the user whose action caused the event, when known. */
   actor?: string | null;
+  /**
+   * The listener cascade the event was written in (`cascade-budget.ts`); null or absent for an event a request
+   * (or anything but a listener run) caused, which starts a cascade of its own.
+   */
+  cascade?: string | null;
 }
 
 export type EventListener = (event: PipeworkEvent) => void | Promise<unknown>;
@@ -53,13 +58,15 @@ export class EventBus {
 
   /** Queues an event for every listener; call it only after the change it reports has committed. */
   publish(eventKey: string, payload: unknown, meta: { actor?: string | null } = {}): PipeworkEvent {
+    const origin = currentEventOrigin();
     const event: PipeworkEvent = {
       id: this.nextId++,
       eventKey,
       payload,
       timestamp: this.clock(),
-      depth: currentEventDepth(),
+      depth: origin.depth,
       actor: meta.actor ?? null,
+      cascade: origin.cascade,
     };
     this.deliver(event);
     return event;

@@ -15,7 +15,8 @@ import type { Logger } from '../logging/logger';
 import type { PropertyService } from '../store/property-service';
 import type { DispatchCoordination } from './dispatch-coordination';
 import type { PipeworkEvent } from './event-bus';
-import { runAtEventDepth } from './event-context';
+import { CascadeBudget, logCascadeRefusal } from './cascade-budget';
+import { runInEventOrigin } from './event-context';
 import { asProductProperty, payloadWithPaths } from './property-event-shape';
 
 /** One stored pipeline that listens for an event. */
@@ -33,8 +34,8 @@ export interface EventListenDispatcherOptions {
   run: (script: PipelineScript, principal: Principal) => Promise<unknown>;
   utilities: (principal: Principal) => PelUtilities;
   logger: Pick<Logger, 'info' | 'warn' | 'error' | 'debug'>;
-  /** Events caused by pipelines this many levels deep start no further pipelines (loop guard). Default 3. */
-  maxDepth?: number;
+  /** The budget of listener runs one write may cause (levels deep, runs in all); default 3 levels, 100 runs. */
+  cascades?: CascadeBudget;
   /** Listener pipelines running at once; more wait in a queue. Default 8. */
   maxConcurrent?: number;
   /** Runs waiting at most; past it further runs are dropped (and logged), so a burst cannot exhaust memory. Default 10,000. */
@@ -79,7 +80,7 @@ export function keysOfEvent(event: PipeworkEvent): string[] {
 export class EventListenDispatcher {
   private readonly registrations = new Map<string, EventListenerRegistration>();
   private unsubscribe?: () => void;
-  private readonly maxDepth: number;
+  private readonly cascades: CascadeBudget;
   private readonly maxConcurrent: number;
   private readonly maxQueued: number;
   private readonly waiting: (() => Promise<void>)[] = [];
@@ -89,7 +90,7 @@ export class EventListenDispatcher {
   private inOrder: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: EventListenDispatcherOptions) {
-    this.maxDepth = options.maxDepth ?? 3;
+    this.cascades = options.cascades ?? new CascadeBudget();
     this.maxConcurrent = options.maxConcurrent ?? 8;
     this.maxQueued = options.maxQueued ?? 10_000;
   }
@@ -150,14 +151,7 @@ export class EventListenDispatcher {
       this.lastSeen = event.id;
     }
     this.track(event);
-    let matching = [...this.registrations.values()].filter((r) => r.eventKey === event.eventKey);
-    if (matching.length > 0 && event.depth >= this.maxDepth) {
-      this.options.logger.warn(
-        { eventKey: event.eventKey, depth: event.depth },
-        'event listeners not run: too deep a chain',
-      );
-      matching = [];
-    }
+    const matching = [...this.registrations.values()].filter((r) => r.eventKey === event.eventKey);
     if (!coordination) {
       return matching.length === 0
         ? undefined
@@ -244,7 +238,9 @@ export class EventListenDispatcher {
       if (!keysOfEvent(event).every((key) => properties.access.canRead(principal, key))) return;
       const body = eventBody(event);
       if (registration.filter !== undefined && !this.passes(registration.filter, body, principal)) return;
-      await runAtEventDepth(event.depth + 1, () =>
+      const admitted = this.cascades.admit(event, registration.pipelineKey);
+      if (!admitted.ok) return logCascadeRefusal(logger, admitted, where);
+      await runInEventOrigin(admitted.origin, () =>
         this.options.run({ ...registration.script, body }, principal),
       );
       logger.debug(where, 'event listener ran');

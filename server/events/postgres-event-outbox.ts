@@ -11,7 +11,7 @@ import type { PropertyChange, WriteOptions } from '../../shared/property';
 import type { BeforeCommitHook } from '../store/postgres/postgres-property-store';
 import { migratePostgres, type PostgresMigration } from '../store/postgres/postgres-migrations';
 import type { PipeworkEvent } from './event-bus';
-import { currentEventDepth } from './event-context';
+import { currentEventOrigin } from './event-context';
 import { propertyChangeEvents } from './property-change-events';
 
 /** The NOTIFY channel the outbox announces new events on (payload: the highest new id). */
@@ -52,6 +52,11 @@ export const POSTGRES_EVENT_MIGRATIONS: readonly PostgresMigration[] = [
       );
       INSERT INTO event_dispatch_mark (event_id) VALUES (0);`,
   },
+  {
+    version: 2,
+    description: 'the listener cascade an event was written in',
+    sql: `ALTER TABLE event_outbox ADD COLUMN cascade text;`,
+  },
 ];
 
 /** Creates or upgrades the events module's tables (once, under the migration lock). */
@@ -77,11 +82,12 @@ export function outboxWriter(options: OutboxWriterOptions = {}): BeforeCommitHoo
     const events = propertyChangeEvents(changes, write.actor);
     if (events.length === 0) return;
     await client.query(`SELECT pg_advisory_xact_lock(${OUTBOX_LOCK})`);
+    const origin = currentEventOrigin();
     // Inserted and announced in one statement: the payload is the highest new id, sent when the write commits.
     await client.query(
       `WITH inserted AS (
-         INSERT INTO event_outbox (event_key, payload, timestamp, depth, actor)
-         SELECT event_key, payload, $3::bigint, $4::integer, actor
+         INSERT INTO event_outbox (event_key, payload, timestamp, depth, actor, cascade)
+         SELECT event_key, payload, $3::bigint, $4::integer, actor, $7::text
          FROM unnest($1::text[], $2::text[], $5::text[]) WITH ORDINALITY AS e (event_key, payload, actor, n)
          ORDER BY n RETURNING id)
        SELECT pg_notify($6, max(id)::text) FROM inserted`,
@@ -89,9 +95,10 @@ export function outboxWriter(options: OutboxWriterOptions = {}): BeforeCommitHoo
         events.map((e) => e.eventKey),
         events.map((e) => JSON.stringify(e.payload)),
         clock(),
-        currentEventDepth(),
+        origin.depth,
         events.map((e) => e.actor),
         channel,
+        origin.cascade,
       ],
     );
   };
@@ -104,9 +111,10 @@ interface OutboxRow {
   timestamp: string;
   depth: number;
   actor: string | null;
+  cascade: string | null;
 }
 
-const OUTBOX_COLUMNS = 'id, event_key, payload, timestamp, depth, actor';
+const OUTBOX_COLUMNS = 'id, event_key, payload, timestamp, depth, actor, cascade';
 
 function toEvent(row: OutboxRow): PipeworkEvent {
   return {
@@ -116,6 +124,7 @@ function toEvent(row: OutboxRow): PipeworkEvent {
     timestamp: Number(row.timestamp),
     depth: row.depth,
     actor: row.actor,
+    cascade: row.cascade,
   };
 }
 

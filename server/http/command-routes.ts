@@ -49,6 +49,7 @@ export function commandHandler(services: ServerServices): RequestHandler {
         request: () => requestScope(req),
         cancellation: clientGone(res),
         traceId: res.locals.traceId,
+        topLevel: true,
       });
       sendResult(res, result.body);
     } catch (error) {

@@ -102,32 +102,35 @@ export function pipelineDebugHandler(services: ServerServices): RequestHandler {
       );
       let result: RunResult;
       try {
-        result = await runPipeline(script, {
-          registry: runRegistry,
-          services,
-          principal: res.locals.principal,
-          utilities: utilitiesFor(services),
-          authorize: (principal, contract) => {
-            if (contract.name !== SEED_COMMAND) authorizeCommand(principal, contract);
-          },
-          limits: {
-            maxSteps: services.config.limits.pipelineSteps,
-            maxMillis: services.config.limits.pipelineMillis,
-          },
-          trace: true,
-          request: () => requestScope(req),
-          cancellation: clientGone(res),
-          onLog: (entry) =>
-            services.logger[LOG_METHODS[entry.level]](
-              {
-                traceId: res.locals.traceId,
-                command: entry.commandName,
-                step: entry.commandIndex,
-                debugRun: true,
-              },
-              entry.message,
-            ),
-        });
+        const cancellation = clientGone(res);
+        result = await services.runSlots.run(res.locals.principal, cancellation, (maxMillis) =>
+          runPipeline(script, {
+            registry: runRegistry,
+            services,
+            principal: res.locals.principal,
+            utilities: utilitiesFor(services),
+            authorize: (principal, contract) => {
+              if (contract.name !== SEED_COMMAND) authorizeCommand(principal, contract);
+            },
+            limits: {
+              maxSteps: services.config.limits.pipelineSteps,
+              maxMillis,
+            },
+            trace: true,
+            request: () => requestScope(req),
+            cancellation,
+            onLog: (entry) =>
+              services.logger[LOG_METHODS[entry.level]](
+                {
+                  traceId: res.locals.traceId,
+                  command: entry.commandName,
+                  step: entry.commandIndex,
+                  debugRun: true,
+                },
+                entry.message,
+              ),
+          }),
+        );
       } catch (error) {
         if (isPipeworkError(error) && Array.isArray(error.details.trace)) {
           const trace = attachMessages(

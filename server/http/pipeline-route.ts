@@ -28,6 +28,7 @@ export function pipelineHandler(services: ServerServices): RequestHandler {
         request: () => requestScope(req),
         cancellation: clientGone(res),
         traceId: res.locals.traceId,
+        topLevel: true,
       });
       if (trace) {
         res.status(200).json({

@@ -13,6 +13,11 @@ export interface ExecuteOptions {
   request?: unknown;
   cancellation?: Cancellation;
   traceId?: string;
+  /**
+   * A run the server starts for a request or a trigger (not one a running pipeline starts): it holds one of
+   * its user's run slots (`fairness/run-slots.ts`), waiting fairly for one when all are taken.
+   */
+  topLevel?: boolean;
 }
 
 const LOG_METHODS = { TRACE: 'trace', DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error' } as const;
@@ -22,6 +27,20 @@ export function executePipeline(
   script: PipelineScript,
   options: ExecuteOptions,
 ): Promise<RunResult> {
+  if (options.topLevel) {
+    return services.runSlots.run(options.principal, options.cancellation, (maxMillis) =>
+      runOnServer(services, script, options, maxMillis),
+    );
+  }
+  return runOnServer(services, script, options, services.config.limits.pipelineMillis);
+}
+
+function runOnServer(
+  services: ServerServices,
+  script: PipelineScript,
+  options: ExecuteOptions,
+  maxMillis: number,
+): Promise<RunResult> {
   const { logger, config } = services;
   return runPipeline(script, {
     registry: services.commands,
@@ -29,7 +48,7 @@ export function executePipeline(
     principal: options.principal,
     utilities: utilitiesFor(services),
     authorize: authorizeCommand,
-    limits: { maxSteps: config.limits.pipelineSteps, maxMillis: config.limits.pipelineMillis },
+    limits: { maxSteps: config.limits.pipelineSteps, maxMillis },
     trace: options.trace,
     request: options.request,
     cancellation: options.cancellation,

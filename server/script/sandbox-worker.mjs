@@ -1,6 +1,8 @@
 // One worker of the script pool: runs each script in a fresh QuickJS runtime and context, with memory, stack
 // and time limits, and nothing of the host but the explicit `pi` functions. Plain JavaScript so the same file
 // runs under vitest, tsx and the bundled server (see script-pool.ts).
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import variant from '@jitl/quickjs-wasmfile-release-sync';
 import { newQuickJSWASMModuleFromVariant, shouldInterruptAfterDeadline } from 'quickjs-emscripten-core';
@@ -13,7 +15,23 @@ const callSignal = new Int32Array(workerData.callSignal);
 const MAX_LOG_LINES = 1000;
 const MAX_LOG_CHARS = 10_000;
 
+/**
+ * Scripts run at a lower CPU priority than the server's event loop (Linux: the niceness of this thread alone),
+ * so a looping script takes what the CPU has to spare, not the time other users' requests need.
+ * Best effort: where threads cannot be told apart (not Linux) or the call is refused, nothing changes.
+ */
+function lowerThreadPriority(niceness) {
+  if (!niceness) return;
+  try {
+    const threadId = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (Number.isSafeInteger(threadId) && threadId > 0) setPriority(threadId, niceness);
+  } catch {
+    // not Linux, or not allowed: the worker runs at the server's priority
+  }
+}
 let quickjs = await newQuickJSWASMModuleFromVariant(variant);
+// Lowered once the sandbox is loaded: a replacement worker is ready as soon as it can be.
+lowerThreadPriority(workerData.niceness ?? 0);
 
 let lastCall = 0;
 

@@ -11,6 +11,7 @@ import { describeJsonRefusal, stringifyBounded } from '../../shared/values';
 import { utilitiesFor } from '../pipeline/pel-utilities';
 import type { ServerServices } from '../services';
 import type { ScriptHost } from './script-pool';
+import { slotKeyOf } from '../fairness/run-slots';
 
 /** The largest JSON text a host call answers to a script. */
 const MAX_ANSWER_CHARS = 2_000_000;
@@ -72,6 +73,7 @@ export function scriptHostFor(
   return {
     log: (level, message) => ctx.log(level, message),
     signal: ctx.abortSignal(),
+    owner: slotKeyOf(ctx.principal),
     call(kind, payloadText) {
       if (++calls > MAX_HOST_CALLS)
         throw new Error(`The script made more than ${MAX_HOST_CALLS} utility calls.`);

@@ -1,4 +1,5 @@
 import { afterEach, expect, it } from 'vitest';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { ScriptPool, type ScriptHost, type ScriptJob } from './script-pool';
 
 const LIMITS = { memoryBytes: 16 * 1024 * 1024, stackBytes: 256 * 1024, timeoutMillis: 500 };
@@ -52,3 +53,21 @@ it('ends a run whose host call never answers at the time limit, and terminates a
     outputText: '3',
   });
 });
+
+it.skipIf(!existsSync('/proc/self/task'))(
+  'runs scripts at a lower CPU priority than the event loop',
+  async () => {
+    const niceness = () =>
+      readdirSync('/proc/self/task').map((t) =>
+        Number(readFileSync(`/proc/self/task/${t}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]),
+      );
+    const before = niceness().filter((n) => n === 7).length;
+    pool = new ScriptPool({ workers: 1, ...LIMITS, niceness: 7 });
+    expect(await pool.run(job('function command() { return 4; }'), host())).toEqual({
+      ok: true,
+      outputText: '4',
+    });
+    expect(niceness().filter((n) => n === 7).length).toBe(before + 1);
+    expect(niceness()[0]).toBe(0); // the main thread keeps its priority
+  },
+);

@@ -19,6 +19,7 @@ const FAILURE_CODES: Record<ScriptFailure, ErrorCode> = {
   memory: 'LIMIT_EXCEEDED',
   stack: 'LIMIT_EXCEEDED',
   cancelled: 'LIMIT_EXCEEDED',
+  busy: 'TOO_MANY_REQUESTS',
   script: 'BAD_REQUEST',
   internal: 'INTERNAL',
 };
@@ -122,6 +123,7 @@ export const scriptRun = defineCommand<ServerServices>(
     if (!outcome.ok) {
       throw new PipeworkError(FAILURE_CODES[outcome.reason], `script.run: ${outcome.message}`, {
         reason: outcome.reason,
+        ...(outcome.reason === 'busy' ? { retryAfterSeconds: 2 } : {}),
       });
     }
     return outcome.outputText === undefined ? null : JSON.parse(outcome.outputText);

@@ -10,6 +10,8 @@ beforeAll(async () => {
   server = await startTestServer({
     env: {
       PIPEWORK_SCRIPT_WORKERS: '2',
+      // Every script here runs as the admin: it may hold both workers (one user holds one by default).
+      PIPEWORK_SCRIPT_WORKERS_PER_USER: '2',
       PIPEWORK_SCRIPT_MILLIS: String(TIME_LIMIT),
       PIPEWORK_SCRIPT_MEMORY: String(16 * 1024 * 1024),
     },

@@ -54,6 +54,8 @@ export type BridgeRequest =
       options: UpdateOptions;
       /** The caller's event depth (`server/events/event-context.ts`), which the outbox records. */
       depth: number;
+      /** The caller's listener cascade, which the outbox records too. */
+      cascade?: string | null;
     }
   /** One row of a read-only statement (PEL's user lookups: `server/iam/sync-user-reader.ts`). */
   | { op: 'row'; sql: string; params: unknown[] }

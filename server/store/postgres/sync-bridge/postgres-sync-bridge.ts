@@ -15,7 +15,7 @@ import type {
   UpdateOptions,
   UpdateResult,
 } from '../../../../shared/property';
-import { currentEventDepth } from '../../../events/event-context';
+import { currentEventOrigin } from '../../../events/event-context';
 import { BridgeWorkerThread } from './bridge-worker-thread';
 import {
   fromWireError,
@@ -138,7 +138,7 @@ export class PostgresSyncBridge {
   /** The store's `update` (one transaction, its rules and errors), answered at once. */
   updateSync(key: string, patch: PropertyPatch, options: UpdateOptions = {}, now = Date.now()): UpdateResult {
     return this.call(
-      { op: 'update', now, key, patch, options, depth: currentEventDepth() },
+      { op: 'update', now, key, patch, options, ...currentEventOrigin() },
       `updateSync('${shown(key)}')`,
     ) as UpdateResult;
   }

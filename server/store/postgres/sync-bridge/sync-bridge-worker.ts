@@ -8,7 +8,7 @@
  */
 import pg from 'pg';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
-import { runAtEventDepth } from '../../../events/event-context';
+import { runInEventOrigin } from '../../../events/event-context';
 import { outboxWriter } from '../../../events/postgres-event-outbox';
 import { numericTypes } from '../../../db/sql/postgres-sql-port';
 import { PostgresPropertyStore } from '../postgres-property-store';
@@ -52,7 +52,9 @@ async function perform(store: PostgresPropertyStore, request: BridgeRequest): Pr
     case 'list':
       return store.list(request.query);
     case 'update':
-      return runAtEventDepth(request.depth, () => store.update(request.key, request.patch, request.options));
+      return runInEventOrigin({ depth: request.depth, cascade: request.cascade ?? null }, () =>
+        store.update(request.key, request.patch, request.options),
+      );
     case 'row':
       return readRow(request.sql, request.params);
     case 'close':

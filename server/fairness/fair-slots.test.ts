@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { FairSlots, SlotRefused } from './fair-slots';
+
+const refusal = (promise: Promise<unknown>) =>
+  promise.then(
+    () => 'granted',
+    (error: unknown) => (error instanceof SlotRefused ? error.reason : String(error)),
+  );
+
+describe('FairSlots', () => {
+  it('grants at once below both caps, queues past them, refuses past the queue', async () => {
+    const slots = new FairSlots({ total: 3, perKey: 2, queuePerKey: 1 });
+    const a1 = await slots.acquire('a');
+    await slots.acquire('a');
+    const queued = slots.acquire('a');
+    expect(await refusal(slots.acquire('a'))).toBe('queue-full');
+    await slots.acquire('b'); // the third slot: b is below its cap
+    expect(slots.usage()).toEqual({ held: 3, waiting: 1 });
+    a1();
+    a1(); // a second release does nothing
+    await queued;
+    expect(slots.usage('a')).toEqual({ held: 2, waiting: 0 });
+    expect(slots.usage()).toEqual({ held: 3, waiting: 0 });
+  });
+
+  it('serves the waiting key holding the fewest first, ties in turn', async () => {
+    const slots = new FairSlots({ total: 2, perKey: 2, queuePerKey: 10 });
+    const first = await slots.acquire('a');
+    const second = await slots.acquire('a');
+    const order: string[] = [];
+    const wait = (key: string) => slots.acquire(key).then((release) => (order.push(key), release));
+    const waits = [wait('a'), wait('a'), wait('b'), wait('c')];
+    first(); // a holds 1, b and c none: b (waiting before c)
+    second(); // a and c hold none: a, which has waited in turn longer
+    await new Promise((r) => setImmediate(r));
+    expect(order).toEqual(['b', 'a']);
+    (await waits[2])!(); // b's slot: c holds none, a one
+    await new Promise((r) => setImmediate(r));
+    expect(order).toEqual(['b', 'a', 'c']);
+  });
+
+  it('leaves the queue on abort or timeout, and refuses everything once closed', async () => {
+    const slots = new FairSlots({ total: 1, perKey: 1, queuePerKey: 5 });
+    const held = await slots.acquire('a');
+    const controller = new AbortController();
+    const aborted = refusal(slots.acquire('b', { signal: controller.signal }));
+    const timedOut = refusal(slots.acquire('c', { timeoutMillis: 20 }));
+    controller.abort();
+    expect(await aborted).toBe('cancelled');
+    expect(await timedOut).toBe('timeout');
+    expect(slots.usage()).toEqual({ held: 1, waiting: 0 });
+    const waiting = refusal(slots.acquire('d'));
+    slots.close();
+    expect(await waiting).toBe('closed');
+    expect(await refusal(slots.acquire('e'))).toBe('closed');
+    held();
+    expect(slots.usage()).toEqual({ held: 0, waiting: 0 });
+  });
+});
