@@ -223,10 +223,14 @@ describe.skipIf(!present)('corpus apps run from their property.created event', (
           pipeline: Record<string, { subject?: string }>[];
         }
       ).pipeline[1]!['property.send.delivery']!.subject!;
-      const received = await eventually(() => receivedDelivery(server, recipient, subject), {
-        every: 50,
-        what: `the ${app} delivery mail`,
-      });
+      // L02_CREDENTIALS mails the link and then the password: wait for both, the second may come a moment later.
+      const received = await eventually(
+        async () => {
+          const got = await receivedDelivery(server, recipient, subject);
+          return got?.password ? got : undefined;
+        },
+        { every: 50, what: `the ${app} delivery mail and its password mail` },
+      );
       expect(received.linkMail.html).toContain(
         `Neue Einreichung (${String(Object.values(fields)[0])}) mit ${app}.pdf`,
       );
