@@ -5,7 +5,7 @@ import { createServerIamUtility } from '../iam/iam-utility';
 import { userUtilityFactory } from '../iam/user-utility';
 import { propertyUtilityFactory } from '../store/property-utility';
 import { instanceUtilityFactory } from './instance-utility';
-import { uriUtilityFactory } from './uri-utility';
+import { uriUtilityFactory } from '../uri/pel-uri-resolver';
 import type { ServerServices } from '../services';
 
 /** Server-side utilities, each built for the principal the pipeline runs as. */

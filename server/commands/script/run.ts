@@ -6,6 +6,7 @@ import { describeJsonRefusal, stringifyBounded } from '../../../shared/values';
 import { UTILITY_CATALOG_TEXT, scriptHostFor } from '../../script/script-host';
 import type { ScriptFailure } from '../../script/script-pool';
 import type { ServerServices } from '../../services';
+import { storedPipelineKey } from '../../../shared/uri/custom-uri';
 
 type ScriptContext = CommandContext<ServerServices>;
 
@@ -21,7 +22,7 @@ const FAILURE_CODES: Record<ScriptFailure, ErrorCode> = {
   internal: 'INTERNAL',
 };
 
-/** The script text: inline, or the value of the property at `path` (`property:` prefix optional), read as the caller. */
+/** The script text: inline, or the value of the property at `path` (`$uri:property:` / `property:` optional), read as the caller. */
 async function scriptText(ctx: ScriptContext): Promise<string> {
   const inline = ctx.params.script;
   if (typeof inline === 'string' && inline.trim() !== '') return inline;
@@ -29,7 +30,10 @@ async function scriptText(ctx: ScriptContext): Promise<string> {
   if (typeof path !== 'string' || path.trim() === '') {
     throw new PipeworkError('PARAM_INVALID', "script.run needs 'script' or 'path'.", { parameter: 'path' });
   }
-  const key = path.trim().replace(/^property:/, '');
+  const found = storedPipelineKey(path);
+  if ('message' in found)
+    throw new PipeworkError('PARAM_INVALID', `Parameter 'path': ${found.message}.`, { parameter: 'path' });
+  const { key } = found;
   const value = decodePropertyValue(await ctx.services.properties.get(ctx.principal, key));
   if (typeof value !== 'string') {
     throw new PipeworkError('BAD_REQUEST', `The property '${key}' does not hold a script text.`, {
