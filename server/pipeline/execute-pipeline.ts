@@ -5,6 +5,7 @@ import { runPipeline, type Cancellation, type RunResult } from '../../shared/run
 import type { ServerServices } from '../services';
 import { authorizeCommand } from './authorize-command';
 import { utilitiesFor } from './pel-utilities';
+import { uriPrefetcher } from '../uri/prefetch-uris';
 
 export interface ExecuteOptions {
   principal: Principal | null;
@@ -23,11 +24,13 @@ export function executePipeline(
   options: ExecuteOptions,
 ): Promise<RunResult> {
   const { logger, config } = services;
+  const prefetched = new Map<string, unknown>();
   return runPipeline(script, {
     registry: services.commands,
     services,
     principal: options.principal,
-    utilities: utilitiesFor(services),
+    utilities: utilitiesFor(services, prefetched),
+    prepareStep: uriPrefetcher(services, prefetched),
     authorize: authorizeCommand,
     limits: { maxSteps: config.limits.pipelineSteps, maxMillis: config.limits.pipelineMillis },
     trace: options.trace,
