@@ -4,9 +4,9 @@
  * the same meanings, English (US) names, time zones from its tz database. A pattern with a letter Java does not
  * know is an error naming the letter.
  */
+import type { DateTimeFormatter } from '@js-joda/core';
 import {
   ChronoField,
-  DateTimeFormatter,
   DateTimeFormatterBuilder,
   Instant,
   LocalDate,
