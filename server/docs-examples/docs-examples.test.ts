@@ -15,9 +15,15 @@ interface DocsCase {
   name: string;
   /** Properties stored (as admin) before the run. */
   properties?: { key: string; value: unknown; type?: string }[];
+  /** Users created before the run (the page names them). */
+  users?: { username: string; email?: string; firstName?: string; lastName?: string }[];
+  /** A pipeline of ours run first (as admin) for what the page assumes exists, e.g. a drive file. */
+  setup?: string;
   pipeline: string;
   /** The final body the page shows. */
   body?: unknown;
+  /** The fields of the final body the page shows (it leaves out or varies the rest: ids, times). */
+  bodyMatches?: Record<string, unknown>;
   /** The log lines the page shows, in order (every `log` message of the run). */
   logs?: string[];
   /** The error code the run ends with, where the page shows a failure. */
@@ -49,12 +55,19 @@ afterAll(() => server.close());
 async function store(property: NonNullable<DocsCase['properties']>[number]): Promise<void> {
   const value = typeof property.value === 'string' ? property.value : JSON.stringify(property.value);
   const type = property.type ?? (typeof property.value === 'string' ? 'text/plain' : 'application/json');
-  await server.services.properties.put(admin, { key: property.key, value, type });
+  const exists = await server.services.properties.exists(admin, property.key);
+  if (exists) await server.services.properties.put(admin, { key: property.key, value, type });
+  else await server.services.properties.create(admin, { key: property.key, value, type });
 }
 
 describe.each(pages)('$page', ({ cases }) => {
   it.each(cases)('$name', async (docsCase) => {
     for (const property of docsCase.properties ?? []) await store(property);
+    for (const user of docsCase.users ?? [])
+      if (!(await server.services.iam.principalByUsername(user.username)))
+        await server.services.iam.createUser(user);
+    if (docsCase.setup)
+      await executePipeline(server.services, parsePipelineYaml(docsCase.setup), { principal: admin });
     const script = parsePipelineYaml(docsCase.pipeline);
     let result;
     try {
@@ -67,6 +80,7 @@ describe.each(pages)('$page', ({ cases }) => {
     }
     expect(docsCase.error, 'the run should have failed').toBeUndefined();
     if ('body' in docsCase) expect(result.body).toEqual(docsCase.body);
+    if (docsCase.bodyMatches) expect(result.body).toMatchObject(docsCase.bodyMatches);
     if (docsCase.logs) {
       const logged = (result.trace ?? [])
         .filter((s) => s.command === 'log')
