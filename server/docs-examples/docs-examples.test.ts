@@ -24,6 +24,8 @@ interface DocsCase {
   body?: unknown;
   /** The fields of the final body the page shows (it leaves out or varies the rest: ids, times). */
   bodyMatches?: Record<string, unknown>;
+  /** A regular expression the final body (text) matches, where the page's output depends on the clock. */
+  bodyPattern?: string;
   /** The log lines the page shows, in order (every `log` message of the run). */
   logs?: string[];
   /** The error code the run ends with, where the page shows a failure. */
@@ -81,6 +83,7 @@ describe.each(pages)('$page', ({ cases }) => {
     expect(docsCase.error, 'the run should have failed').toBeUndefined();
     if ('body' in docsCase) expect(result.body).toEqual(docsCase.body);
     if (docsCase.bodyMatches) expect(result.body).toMatchObject(docsCase.bodyMatches);
+    if (docsCase.bodyPattern) expect(String(result.body)).toMatch(new RegExp(docsCase.bodyPattern));
     if (docsCase.logs) {
       const logged = (result.trace ?? [])
         .filter((s) => s.command === 'log')
