@@ -41,6 +41,13 @@ describe('validate finds what fails at once', () => {
     expect(found.map((p) => p[0])).toEqual(['COMMAND_NOT_FOUND', 'COMMAND_NOT_FOUND']);
   });
 
+  it('finally inside a foreach', () => {
+    const found = problems('pipeline:\n  - foreach: "#{{1}}"\n  - finally\n  - foreach.end\n');
+    expect(found).toHaveLength(1);
+    expect(found[0]![0]).toBe('PIPELINE_SYNTAX');
+    expect(found[0]![1]).toContain("is inside the 'foreach'");
+  });
+
   it('passes Java letters and zones the real product knows', () => {
     expect(
       problems(
