@@ -15,6 +15,8 @@ import { loadDriveConfig } from './drive/drive-config';
 import { MailService, loadMailConfig } from './mail';
 import { startPropertyJobs } from './start-property-jobs';
 import { createPropertyServices } from './store/create-property-services';
+import { registerStepPreparer } from './pipeline/execute-pipeline';
+import { uriPrefetcher } from './uri/prefetch-uris';
 
 export interface ServiceOptions {
   iam?: IamOptions;
@@ -28,6 +30,7 @@ export async function createServices(
   logger: Logger,
   options: ServiceOptions = {},
 ): Promise<ServerServices> {
+  registerStepPreparer(uriPrefetcher);
   const database = await openServerDatabase(config, logger);
   try {
     const parts = await openDatabaseParts(database, config, logger);

@@ -1,11 +1,10 @@
 /** Runs a parsed pipeline on the server: the registry, permissions, utilities, limits and logging wired in. */
 import type { Principal } from '../../shared/auth';
 import type { PipelineScript } from '../../shared/pipeline';
-import { runPipeline, type Cancellation, type RunResult } from '../../shared/runner';
+import { runPipeline, type Cancellation, type RunPipelineOptions, type RunResult } from '../../shared/runner';
 import type { ServerServices } from '../services';
 import { authorizeCommand } from './authorize-command';
 import { utilitiesFor } from './pel-utilities';
-import { uriPrefetcher } from '../uri/prefetch-uris';
 
 export interface ExecuteOptions {
   principal: Principal | null;
@@ -14,6 +13,22 @@ export interface ExecuteOptions {
   request?: unknown;
   cancellation?: Cancellation;
   traceId?: string;
+}
+
+/** Builds a run's `prepareStep` over its own table of prefetched URIs (`server/uri/prefetch-uris.ts`). */
+export type StepPreparerFactory = (
+  services: ServerServices,
+  prefetched: Map<string, unknown>,
+) => RunPipelineOptions<ServerServices>['prepareStep'];
+
+let stepPreparer: StepPreparerFactory | null = null;
+
+/**
+ * The composition root plugs in the URI prefetcher here (it runs stored pipelines, which run through this
+ * module: a static import would be a cycle).
+ */
+export function registerStepPreparer(factory: StepPreparerFactory | null): void {
+  stepPreparer = factory;
 }
 
 const LOG_METHODS = { TRACE: 'trace', DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error' } as const;
@@ -30,7 +45,7 @@ export function executePipeline(
     services,
     principal: options.principal,
     utilities: utilitiesFor(services, prefetched),
-    prepareStep: uriPrefetcher(services, prefetched),
+    prepareStep: stepPreparer?.(services, prefetched),
     authorize: authorizeCommand,
     limits: { maxSteps: config.limits.pipelineSteps, maxMillis: config.limits.pipelineMillis },
     trace: options.trace,
