@@ -18,6 +18,8 @@ import { MailService, loadMailConfig } from './mail';
 import { createDeliveryService, loadDeliveryConfig } from './delivery';
 import { startPropertyJobs } from './start-property-jobs';
 import { createPropertyServices } from './store/create-property-services';
+import { registerStepPreparer } from './pipeline/execute-pipeline';
+import { uriPrefetcher } from './uri/prefetch-uris';
 
 export interface ServiceOptions {
   iam?: IamOptions;
@@ -31,6 +33,7 @@ export async function createServices(
   logger: Logger,
   options: ServiceOptions = {},
 ): Promise<ServerServices> {
+  registerStepPreparer(uriPrefetcher);
   const database = await openServerDatabase(config, logger);
   try {
     const parts = await openDatabaseParts(database, config, logger);

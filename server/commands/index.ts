@@ -15,6 +15,7 @@ import { iamCommands } from './iam';
 import { barcodeCommands } from './barcode';
 import { dataCommands } from './data';
 import { propertyCommands } from './property';
+import { resolveCommands } from './resolve/resolve';
 import { scriptCommands } from './script';
 import { sqlCommands } from './sql';
 import { transformCommands } from './transform';
@@ -39,5 +40,6 @@ export const serverCommands: CommandDefinition<ServerServices>[] = [
   ...transformCommands,
   ...barcodeCommands,
   ...flowCommands,
+  ...resolveCommands,
   ...testCommands,
 ];

@@ -1,7 +1,7 @@
 /** Runs a parsed pipeline on the server: the registry, permissions, utilities, limits and logging wired in. */
 import type { Principal } from '../../shared/auth';
 import type { PipelineScript } from '../../shared/pipeline';
-import { runPipeline, type Cancellation, type RunResult } from '../../shared/runner';
+import { runPipeline, type Cancellation, type RunPipelineOptions, type RunResult } from '../../shared/runner';
 import type { ServerServices } from '../services';
 import { authorizeCommand } from './authorize-command';
 import { utilitiesFor } from './pel-utilities';
@@ -18,6 +18,22 @@ export interface ExecuteOptions {
    * its user's run slots (`fairness/run-slots.ts`), waiting fairly for one when all are taken.
    */
   topLevel?: boolean;
+}
+
+/** Builds a run's `prepareStep` over its own table of prefetched URIs (`server/uri/prefetch-uris.ts`). */
+export type StepPreparerFactory = (
+  services: ServerServices,
+  prefetched: Map<string, unknown>,
+) => RunPipelineOptions<ServerServices>['prepareStep'];
+
+let stepPreparer: StepPreparerFactory | null = null;
+
+/**
+ * The composition root plugs in the URI prefetcher here (it runs stored pipelines, which run through this
+ * module: a static import would be a cycle).
+ */
+export function registerStepPreparer(factory: StepPreparerFactory | null): void {
+  stepPreparer = factory;
 }
 
 const LOG_METHODS = { TRACE: 'trace', DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error' } as const;
@@ -42,11 +58,13 @@ function runOnServer(
   maxMillis: number,
 ): Promise<RunResult> {
   const { logger, config } = services;
+  const prefetched = new Map<string, unknown>();
   return runPipeline(script, {
     registry: services.commands,
     services,
     principal: options.principal,
-    utilities: utilitiesFor(services),
+    utilities: utilitiesFor(services, prefetched),
+    prepareStep: stepPreparer?.(services, prefetched),
     authorize: authorizeCommand,
     limits: { maxSteps: config.limits.pipelineSteps, maxMillis },
     trace: options.trace,

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BinaryContent } from '../../shared/values';
 import { http } from '../testing/http-client';
 import { startTestServer, type TestServer } from '../testing/test-server';
-import { registerDriveUriResolver } from './uri-utility';
+import { registerDriveUriResolver } from '../uri/pel-uri-resolver';
 
 let server: TestServer;
 let alice: string;
@@ -67,15 +67,21 @@ describe('@property as two users', () => {
     );
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ lazy: null, exists: false, get: null, values: [] });
+    for (const expression of [`#{@property.value('${secret}')}`]) {
+      const refused = await run(alice, expression);
+      expect(refused.status, expression).toBe(400);
+      expect(refused.text, expression).toContain('PEL_EVAL');
+      expect(refused.text, expression).not.toContain('4711');
+    }
+    // A URI to it is refused as property.get refuses it: FORBIDDEN, never its content.
     for (const expression of [
-      `#{@property.value('${secret}')}`,
       `#{@resolve.uri('uri:property:${secret}#pin')}`,
       `#{@convert.lazy('uri:property:${secret}')}`,
       `#{@content.newContent('uri:property:${secret}')}`,
     ]) {
       const refused = await run(alice, expression);
-      expect(refused.status, expression).toBe(400);
-      expect(refused.text, expression).toContain('PEL_EVAL');
+      expect(refused.status, expression).toBe(403);
+      expect(refused.text, expression).toContain('FORBIDDEN');
       expect(refused.text, expression).not.toContain('4711');
     }
   });

@@ -5,7 +5,7 @@ import { createServerIamUtility } from '../iam/iam-utility';
 import { userUtilityFactory } from '../iam/user-utility';
 import { propertyUtilityFactory } from '../store/property-utility';
 import { instanceUtilityFactory } from './instance-utility';
-import { uriUtilityFactory } from './uri-utility';
+import { type PrefetchedUris, uriUtilityFactory } from '../uri/pel-uri-resolver';
 import type { ServerServices } from '../services';
 
 /** Server-side utilities, each built for the principal the pipeline runs as. */
@@ -24,14 +24,24 @@ const factories: readonly UtilityFactory[] = [
  */
 const lazyFactories: readonly { names: readonly string[]; build: UtilityFactory }[] = [
   { names: ['iam'], build: (principal, services) => ({ iam: createServerIamUtility(principal, services) }) },
-  { names: ['resolve', 'uri', 'convert', 'content'], build: uriUtilityFactory },
 ];
 
-export function utilitiesFor(services: ServerServices): (principal: Principal | null) => PelUtilities {
+/** `prefetched`: what the run resolved before its steps for URIs expressions cannot wait for. */
+export function utilitiesFor(
+  services: ServerServices,
+  prefetched?: PrefetchedUris,
+): (principal: Principal | null) => PelUtilities {
+  const all = [
+    ...lazyFactories,
+    {
+      names: ['resolve', 'uri', 'convert', 'content'],
+      build: (principal: Principal | null) => uriUtilityFactory(principal, services, prefetched),
+    },
+  ];
   return (principal) => {
     const utilities: PelUtilities = {};
     for (const factory of factories) Object.assign(utilities, factory(principal, services));
-    for (const { names, build } of lazyFactories) {
+    for (const { names, build } of all) {
       let made: PelUtilities | null = null;
       for (const name of names)
         Object.defineProperty(utilities, name, {

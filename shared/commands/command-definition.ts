@@ -40,6 +40,8 @@ export interface CommandContext<S = unknown> {
    */
   abortSignal(): AbortSignal;
   step: { index: number; command: string };
+  /** Ends the pipeline after this command (its result written first), as `exit` does; `finally` still runs. */
+  exit?(): void;
 }
 
 /** What a command may know of the other commands: their contracts. */

@@ -14,10 +14,16 @@ export const COMMON_PARAMETERS: Record<string, JsonSchema> = {
     description:
       'A PEL target where the result of this command is written, e.g. #{vars.result}. Default: the body.',
   },
-  onError: {
+  eval: {
     type: 'string',
     description:
-      'What happens when this command fails: THROW (default), IGNORE, LOG, or RETRY; times=N; wait=S; then=...',
+      'An expression evaluated after the command has run (its result written), e.g. #{@list.add(body, vars.x)}.',
+  },
+  onError: {
+    type: ['string', 'object'],
+    description:
+      'What happens when this command fails: THROW (default), IGNORE, LOG, or RETRY (times=N; wait=S; then=...), ' +
+      'or the JSON form {"action": "RETRY", "times": 3, "wait": 2, "then": "LOG"}.',
   },
   id: { type: 'string', description: 'An optional id of this step, shown in traces.' },
   description: { type: 'string', description: 'An optional description of this step.' },

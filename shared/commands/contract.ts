@@ -5,7 +5,7 @@ import type { JsonSchema } from './json-schema';
 export type ValueKind = 'none' | 'json' | 'text' | 'bytes' | 'any';
 
 /** Commands that steer the runner rather than transform the body. */
-export type ControlFlowRole = 'if' | 'if.else' | 'if.end' | 'foreach' | 'foreach.end' | 'exit';
+export type ControlFlowRole = 'if' | 'if.else' | 'if.end' | 'foreach' | 'foreach.end' | 'exit' | 'finally';
 
 export interface CommandExample {
   title: string;

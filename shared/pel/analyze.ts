@@ -1,5 +1,6 @@
 /** Editor support: tokens, syntax trees and errors (with ranges) for live highlighting in the workbench. */
 import { type PelNode, childrenOf, depthOf } from './ast';
+import { literalProblems } from './analyze-literals';
 import { PEL_REASONS, type PelReason } from './errors';
 import { type Token, tokenize } from './lexer';
 import { DEFAULT_PEL_LIMITS } from './limits';
@@ -211,6 +212,10 @@ function nameWarnings(source: string, ast: PelNode): PelDiagnostic[] {
         );
       }
     }
+    for (const problem of literalProblems(node))
+      out.push(
+        diagnostic(source, 'error', 'PEL_EVAL', 'UTILITY_FAILED', problem.message, problem.start, problem.end),
+      );
     const lambdaChild =
       node.type === 'Selection' ? node.predicate : node.type === 'Projection' ? node.mapper : null;
     for (const child of childrenOf(node))

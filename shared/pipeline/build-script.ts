@@ -171,7 +171,9 @@ export function buildScript(root: unknown, loc: SourceLocator, source: PipelineS
   }
   const headers = b.section(root, 'headers');
   for (const [name, value] of Object.entries(headers)) {
-    if (typeof value === 'object' && value !== null) {
+    // onError / onCommandError take the JSON form of the error-handling guide: {"action": "RETRY", ...}.
+    const policy = (name === 'onError' || name === 'onCommandError') && !Array.isArray(value);
+    if (typeof value === 'object' && value !== null && !policy) {
       throw syntaxError(
         `Header ${quote(name)} must be a text value, not ${kindOf(value)}`,
         b.valueAt(['headers', name]),

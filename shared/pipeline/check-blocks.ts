@@ -32,8 +32,25 @@ export function checkBlocks(
       commandName: step.command,
       ...step.position,
     });
+  let finallyStep: PipelineStep | undefined;
   for (const step of steps) {
     const role: ControlFlowRole | undefined = contractOf(step)?.controlFlow;
+    if (role === 'finally') {
+      const inside = open[open.length - 1];
+      if (finallyStep)
+        report(
+          step,
+          `A second 'finally'${where(step.position)}: a pipeline has one${where(finallyStep.position)}.`,
+        );
+      else if (inside)
+        report(
+          step,
+          `'finally'${where(step.position)} is inside the '${inside.kind}'${where(inside.step.position)}: it runs ` +
+            'once, at the end of the whole pipeline, so it must stand at the top level.',
+        );
+      finallyStep ??= step;
+      continue;
+    }
     if (role === 'if' || role === 'foreach') {
       open.push({ kind: role, step, hasElse: false });
       continue;

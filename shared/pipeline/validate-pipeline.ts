@@ -19,7 +19,9 @@ export interface CommandLookup {
 }
 
 /** Finds a syntax error in one template: its message and the offset in the template, or null. */
-export type ExpressionChecker = (template: string) => { message: string; offset: number } | null;
+export type ExpressionChecker = (
+  template: string,
+) => { message: string; offset: number; code?: string } | null;
 
 export interface ValidateOptions {
   /**
@@ -29,7 +31,10 @@ export interface ValidateOptions {
   checkExpression?: ExpressionChecker;
 }
 
-function runChecker(check: ExpressionChecker, text: string): { message: string; offset: number } | null {
+function runChecker(
+  check: ExpressionChecker,
+  text: string,
+): { message: string; offset: number; code?: string } | null {
   try {
     return check(text);
   } catch (error) {
@@ -54,11 +59,12 @@ function forEachString(value: unknown, visit: (text: string, topLevel: boolean) 
 }
 
 function expressionProblem(
-  found: { message: string },
+  found: { message: string; code?: string },
   at: SourcePosition | undefined,
   where: Partial<PipelineProblem>,
 ): PipelineProblem {
-  return { code: 'PEL_SYNTAX', severity: 'error', message: found.message, ...where, ...at };
+  const code = found.code === 'PEL_EVAL' ? 'PEL_EVAL' : 'PEL_SYNTAX';
+  return { code, severity: 'error', message: found.message, ...where, ...at };
 }
 
 function checkSectionExpressions(script: PipelineScript, check: ExpressionChecker): PipelineProblem[] {
@@ -72,7 +78,7 @@ function checkSectionExpressions(script: PipelineScript, check: ExpressionChecke
           ? locateInSection(script, section, name, found.offset)
           : script.sectionPositions?.[section]?.[name];
         const message = `In ${section} '${name}': ${found.message}`;
-        problems.push(expressionProblem({ message }, at, {}));
+        problems.push(expressionProblem({ message, code: found.code }, at, {}));
       });
     }
   }
@@ -101,7 +107,7 @@ function checkStepExpressions(
       const label = name === '' ? 'the value' : `parameter '${name}'`;
       problems.push(
         expressionProblem(
-          { message: `In ${label} of '${step.command}': ${found.message}` },
+          { message: `In ${label} of '${step.command}': ${found.message}`, code: found.code },
           at ?? step.position,
           {
             commandIndex: step.index,

@@ -14,6 +14,32 @@ export interface BlockInfo {
 
 export type BlockMap = ReadonlyMap<number, BlockInfo>;
 
+/** The index of the pipeline's `finally` step, if any: it must stand once, at the top level. */
+export function findFinally(
+  steps: readonly PipelineStep[],
+  registry: Pick<CommandCatalog, 'get'>,
+  blocks: BlockMap,
+): number | undefined {
+  let found: number | undefined;
+  steps.forEach((step, index) => {
+    if (roleOf(step, registry) !== 'finally') return;
+    if (found !== undefined)
+      throw misplaced(step, `A second 'finally' at step ${index}: a pipeline has one, after step ${found}.`);
+    for (const [opener, info] of blocks) {
+      if (opener < index && index < info.end) {
+        const kind = steps[opener]!.command;
+        throw misplaced(
+          step,
+          `'finally' at step ${index} is inside the '${kind}' block of step ${opener}: finally runs once, at the ` +
+            'end of the whole pipeline, so it must stand at the top level (after the block ends).',
+        );
+      }
+    }
+    found = index;
+  });
+  return found;
+}
+
 function roleOf(step: PipelineStep, registry: Pick<CommandCatalog, 'get'>): ControlFlowRole | undefined {
   return registry.get(step.command)?.contract.controlFlow;
 }

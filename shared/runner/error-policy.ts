@@ -1,4 +1,8 @@
-/** Reads the `onError` / `onCommandError` policy: THROW, IGNORE, LOG, or RETRY; times=N; wait=S; then=... */
+/**
+ * Reads the `onError` / `onCommandError` policy: the short form (THROW, IGNORE, LOG, or RETRY; times=N; wait=S;
+ * then=...) or the JSON form of guides/commands_pipelines/50_error_handling.md (`{"action": "RETRY", "times": 3,
+ * "wait": 2, "then": {"action": "LOG"}}`). ROLLBACK, a preview the real product has not switched on, is refused.
+ */
 import { PipeworkError } from '../errors';
 
 export type FinalPolicy = 'THROW' | 'IGNORE' | 'LOG';
@@ -42,10 +46,62 @@ function numberSetting(name: string, raw: string, max: number, text: string): nu
   return n;
 }
 
-/** Parses a policy text; empty or missing means THROW. Settings are separated by `;` or `,`. */
+function invalid(message: string): PipeworkError {
+  return new PipeworkError('PARAM_INVALID', message, { parameter: 'onError' });
+}
+
+/** The `action` of the JSON form (or a short form given as its value). */
+function actionOf(value: unknown, where: string): string {
+  const action = value !== null && typeof value === 'object' ? (value as { action?: unknown }).action : value;
+  if (typeof action !== 'string' || action.trim() === '')
+    throw invalid(`${where} needs an "action": THROW, IGNORE, LOG or RETRY.`);
+  if (action.trim().toUpperCase() === 'ROLLBACK')
+    throw invalid(
+      'The onError action ROLLBACK is a preview the real product has not switched on; Pipework does not run it. ' +
+        'Use THROW, IGNORE, LOG or RETRY (and finally for clean-up).',
+    );
+  return action;
+}
+
+/** The JSON form: `{"action": ..., "times": N, "wait": S, "then": "LOG" | {"action": "LOG"}}`. */
+function parseJsonPolicy(value: object): ErrorPolicy {
+  const source = JSON.stringify(value);
+  const map = value as Record<string, unknown>;
+  for (const name of Object.keys(map))
+    if (!['action', 'times', 'wait', 'then'].includes(name))
+      throw invalid(`Unknown setting '${name}' in onError ${source}: use action, times, wait or then.`);
+  const action = actionOf(value, `onError ${source}`).trim().toUpperCase();
+  if (action !== 'RETRY') {
+    if (map.times !== undefined || map.wait !== undefined || map.then !== undefined)
+      throw invalid(`times, wait and then belong to the RETRY action, not ${action} (onError ${source}).`);
+    return { then: finalPolicy(action, source), retries: 0, waitSeconds: 0 };
+  }
+  const then = map.then === undefined ? 'THROW' : actionOf(map.then, `"then" of onError ${source}`);
+  return {
+    then: finalPolicy(then, source),
+    retries:
+      map.times === undefined
+        ? 1
+        : Math.floor(numberSetting('times', String(map.times), MAX_RETRIES, source)),
+    waitSeconds:
+      map.wait === undefined ? 3 : numberSetting('wait', String(map.wait), MAX_WAIT_SECONDS, source),
+  };
+}
+
+/** Parses a policy; empty or missing means THROW. Short-form settings are separated by `;` or `,`. */
 export function parseErrorPolicy(text: unknown): ErrorPolicy {
   if (text === undefined || text === null || text === '') return THROW_POLICY;
-  const source = String(text);
+  if (typeof text === 'object' && !Array.isArray(text)) return parseJsonPolicy(text);
+  let source = String(text);
+  if (source.trim().startsWith('{')) {
+    try {
+      return parseJsonPolicy(JSON.parse(source) as object);
+    } catch (error) {
+      if (error instanceof PipeworkError) throw error;
+      throw invalid(`onError ${source.slice(0, 200)} is neither a policy name nor valid JSON.`);
+    }
+  }
+  source = source.trim();
   const [head = '', ...settings] = source.split(/[;,]/);
   if (head.trim().toUpperCase() !== 'RETRY') {
     if (settings.some((s) => s.trim() !== '')) finalPolicy('RETRY?', source);

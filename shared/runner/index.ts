@@ -4,6 +4,7 @@ export {
   type Cancellation,
   type RunLimits,
   type RunLogEntry,
+  type PreparingRun,
   type RunPipelineOptions,
   type RunResult,
 } from './run-options';

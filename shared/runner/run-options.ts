@@ -4,6 +4,7 @@ import type { LogLevel, PipelineScope } from '../commands/command-definition';
 import type { CommandContract } from '../commands/contract';
 import type { CommandRegistry } from '../commands/registry';
 import type { PelUtilities } from '../pel';
+import type { PipelineStep } from '../pipeline/model';
 import type { TraceStep } from './trace';
 
 export interface RunLimits {
@@ -52,6 +53,18 @@ export interface RunPipelineOptions<S> {
   /** Stops the run when the caller goes away (e.g. the HTTP client disconnects). */
   cancellation?: Cancellation;
   onLog?: (entry: RunLogEntry) => void;
+  /**
+   * Called before a step's parameters are evaluated (after its `if`): the server resolves here what
+   * expressions cannot wait for (`@resolve.uri('$uri:pipeline:...')`).
+   */
+  prepareStep?: (step: PipelineStep, params: Record<string, unknown>, run: PreparingRun) => Promise<void>;
+}
+
+/** What `prepareStep` may know of the run. */
+export interface PreparingRun {
+  principal: Principal | null;
+  body: unknown;
+  signal: AbortSignal;
 }
 
 export interface RunResult {

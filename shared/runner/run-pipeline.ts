@@ -12,7 +12,7 @@ import { PipeworkError, isConnectionFailure, isPipeworkError } from '../errors';
 import type { PelOptions } from '../pel';
 import { locateInSection } from '../pipeline';
 import type { PipelineScript, PipelineStep } from '../pipeline/model';
-import { analyzeBlocks, type BlockMap } from './block-structure';
+import { analyzeBlocks, findFinally, type BlockMap } from './block-structure';
 import { parseErrorPolicy, type ErrorPolicy } from './error-policy';
 import {
   assignToTarget,
@@ -41,6 +41,16 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 /** Thrown by `exit` to stop the run with the current body. */
 class ExitSignal {}
 
+/** `exception` as expressions see it after an error was ignored, or in the steps after `finally`. */
+function exceptionOf(error: PipeworkError): Record<string, unknown> {
+  return {
+    code: error.code,
+    message: error.message,
+    commandName: error.details.commandName,
+    commandIndex: error.details.commandIndex,
+  };
+}
+
 /** Runs a pipeline and resolves with its final body; rejects with a PipeworkError naming the step. */
 export async function runPipeline<S>(
   script: PipelineScript,
@@ -61,6 +71,10 @@ class PipelineRun<S> {
   private elseOwnerEnd = new Map<number, number>();
   private stepsExecuted = 0;
   private iteration: number | undefined;
+  /** Index of the `finally` step: the steps after it run at the end, after an error or `exit` too. */
+  private finallyAt: number | undefined;
+  /** Set by a command's `ctx.exit()` (e.g. `cache.get` with `exit: true`). */
+  private exitRequested = false;
 
   constructor(
     private readonly script: PipelineScript,
@@ -99,11 +113,7 @@ class PipelineRun<S> {
   async run(): Promise<RunResult> {
     try {
       this.prepare();
-      try {
-        if (this.shouldRun()) await this.execRange(0, this.script.steps.length);
-      } catch (error) {
-        if (!(error instanceof ExitSignal)) throw error;
-      }
+      if (this.shouldRun()) await this.runMainAndFinally();
       return {
         body: this.scope.body,
         scope: this.scope,
@@ -116,6 +126,40 @@ class PipelineRun<S> {
     } finally {
       this.clock.stop();
     }
+  }
+
+  /** The steps before `finally`, then (whatever happened) the steps after it; the first error is thrown. */
+  private async runMainAndFinally(): Promise<void> {
+    const steps = this.script.steps;
+    let failure: unknown;
+    try {
+      await this.execRange(0, this.finallyAt ?? steps.length);
+    } catch (error) {
+      if (!(error instanceof ExitSignal)) failure = error;
+    }
+    if (this.finallyAt !== undefined) {
+      if (isPipeworkError(failure)) this.scope.exception = exceptionOf(failure);
+      try {
+        const step = steps[this.finallyAt]!;
+        const definition = this.options.registry.get(step.command)!;
+        this.controlStep(step, definition, () =>
+          step.params.do !== undefined || step.defaultValue !== undefined
+            ? this.evaluateControlParam(step, definition, 'do')
+            : undefined,
+        );
+        this.evalAfter(step);
+        await this.execRange(this.finallyAt + 1, steps.length);
+      } catch (error) {
+        if (!(error instanceof ExitSignal)) failure ??= error;
+      }
+    }
+    if (failure !== undefined) throw failure;
+  }
+
+  /** The common `eval` parameter: an expression evaluated after the step has done its work. */
+  private evalAfter(step: PipelineStep): void {
+    if (step.params.eval === undefined) return;
+    this.evaluateParam(step, step.params, 'eval', evaluateExpressionValue);
   }
 
   /** The `runWhen` header: a condition evaluated with the headers; when false, no step runs. */
@@ -145,6 +189,7 @@ class PipelineRun<S> {
       }
     }
     this.blocks = analyzeBlocks(this.script.steps, this.options.registry);
+    this.finallyAt = findFinally(this.script.steps, this.options.registry, this.blocks);
     for (const info of this.blocks.values())
       if (info.else !== undefined) this.elseOwnerEnd.set(info.else, info.end);
     this.evaluateSection('headers', this.script.headers, this.scope.headers);
@@ -187,12 +232,15 @@ class PipelineRun<S> {
           const holds = this.controlStep(step, definition, () =>
             toCondition(this.evaluateControlParam(step, definition, 'true'), `The condition of 'if'`),
           );
-          pc = holds ? pc + 1 : (info.else ?? info.end) + 1;
+          this.evalAfter(step);
+          // The `if.end` is reached from either branch, so its `eval` runs once either way.
+          pc = holds ? pc + 1 : info.else !== undefined ? info.else + 1 : info.end;
           break;
         }
         case 'if.else':
-          // Reached only by running the `if` branch to its end: skip the else branch.
-          pc = (this.elseOwnerEnd.get(pc) ?? end) + 1;
+          // Reached only by running the `if` branch to its end: skip the else branch, land on its `if.end`.
+          this.evalAfter(step);
+          pc = this.elseOwnerEnd.get(pc) ?? end;
           break;
         case 'foreach': {
           const info = this.blocks.get(pc)!;
@@ -201,9 +249,20 @@ class PipelineRun<S> {
           break;
         }
         case 'exit':
+          if (step.params.if !== undefined && !this.holds(step)) {
+            pc++;
+            break;
+          }
           this.controlStep(step, definition, () => undefined);
+          this.evalAfter(step);
           throw new ExitSignal();
+        case 'finally':
+          // Reached only from the top level; runMainAndFinally runs what follows it.
+          return;
         case 'if.end':
+          this.evalAfter(step);
+          pc++;
+          break;
         case 'foreach.end':
           pc++;
           break;
@@ -212,6 +271,14 @@ class PipelineRun<S> {
           pc++;
       }
     }
+  }
+
+  /** A control step's `if` parameter. */
+  private holds(step: PipelineStep): boolean {
+    return toCondition(
+      this.evaluateParam(step, step.params, 'if', evaluateExpressionValue),
+      `'if' of '${step.command}'`,
+    );
   }
 
   /** Counts, traces and authorizes a control-flow step, whose work is `work`. */
@@ -270,7 +337,11 @@ class PipelineRun<S> {
         this.scope.vars[as] = item;
         this.scope.vars.loop = { index, item, ...(key !== undefined ? { key } : {}), size: entries.length };
         this.iteration = index;
+        this.evalAfter(step);
         await this.execRange(bodyStart, bodyEnd);
+        const closer = this.script.steps[bodyEnd];
+        if (closer && this.options.registry.get(closer.command)?.contract.controlFlow === 'foreach.end')
+          this.evalAfter(closer);
       }
     } finally {
       this.iteration = outer;
@@ -318,8 +389,15 @@ class PipelineRun<S> {
           return;
         }
       }
+      if (this.options.prepareStep)
+        await this.options.prepareStep(step, params, {
+          principal: this.principal,
+          body: this.scope.body,
+          signal: this.clock.signal,
+        });
       const policy = this.policyFor(step, params);
       await this.attempt(step, definition, params, policy, traced);
+      if (this.exitRequested) throw new ExitSignal();
     } finally {
       if (traced) traced.durationMs = Date.now() - started;
     }
@@ -373,12 +451,7 @@ class PipelineRun<S> {
           continue;
         }
         if (policy.then === 'THROW') throw error;
-        this.scope.exception = {
-          code: error.code,
-          message: error.message,
-          commandName: step.command,
-          commandIndex: step.index,
-        };
+        this.scope.exception = exceptionOf(error);
         if (traced) traced.error = { code: error.code, message: error.message };
         this.log(
           step,
@@ -437,6 +510,9 @@ class PipelineRun<S> {
       evaluate: (expression) => evaluateExpressionValue(expression, this.scope, this.pelOptions),
       abortSignal: () => this.clock.signal,
       step: { index: step.index, command: step.command },
+      exit: () => {
+        this.exitRequested = true;
+      },
     };
     const returned = definition.run(context);
     const result = isThenable(returned)
@@ -452,6 +528,7 @@ class PipelineRun<S> {
     } else if (result !== undefined && contract.output !== 'none') {
       this.scope.body = result;
     }
+    if (params.eval !== undefined) this.evaluateParam(step, params, 'eval', evaluateExpressionValue);
   }
 
   private asStepError(error: unknown, step: PipelineStep): PipeworkError {

@@ -29,5 +29,8 @@ export function loopEntries(items: unknown): LoopEntry[] {
   if (typeof items === 'object') {
     return Object.entries(items).map(([key, value]) => ({ item: { key, value }, key }));
   }
+  // A text with commas is a list of its trimmed parts, as the real product reads "biking, swimming, hiking".
+  if (typeof items === 'string' && items.includes(','))
+    return items.split(',').map((item) => ({ item: item.trim() }));
   return [{ item: items }];
 }

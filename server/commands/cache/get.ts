@@ -10,6 +10,12 @@ export const cacheGet = defineCommand<ServerServices>(
     parameters: {
       key: KEY,
       remove: { type: 'boolean', default: false, description: 'When true, the entry is removed once read.' },
+      exit: {
+        type: 'boolean',
+        default: false,
+        description:
+          'When true and the entry exists, the pipeline ends after this step with the value as its result.',
+      },
     },
     required: ['key'],
     defaultParameter: 'key',
@@ -27,6 +33,7 @@ export const cacheGet = defineCommand<ServerServices>(
     const value = await ctx.services.cache.get(scope, keyOf(ctx));
     if (value === undefined) return null;
     if (ctx.params.remove === true) await ctx.services.cache.remove(scope, keyOf(ctx));
+    if (ctx.params.exit === true) ctx.exit?.();
     return fromCached(value);
   },
 );

@@ -2,6 +2,7 @@
 import type { CommandDefinition } from '../../../shared/commands';
 import type { ServerServices } from '../../services';
 import { call } from './call';
+import { macro, macroRun } from './macro';
 import { pipelineRun, pipelineStart } from './pipeline-start';
 import { switchCommand } from './switch';
 
@@ -10,4 +11,6 @@ export const flowCommands: CommandDefinition<ServerServices>[] = [
   pipelineStart,
   pipelineRun,
   call,
+  macro,
+  macroRun,
 ];

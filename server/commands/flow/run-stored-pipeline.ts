@@ -14,15 +14,15 @@ import type { Cancellation } from '../../../shared/runner';
 import { executePipeline } from '../../pipeline/execute-pipeline';
 import { readStoredCode } from '../../pipeline/stored-code-run-as';
 import type { ServerServices } from '../../services';
+import { storedPipelineKey } from '../../../shared/uri/custom-uri';
 import { runNested } from './nesting';
 
-/** `$uri:property:global/...`, `property:/global/...` or the key itself. */
-export function keyOfReference(reference: string): string {
-  return reference
-    .trim()
-    .replace(/^\$uri:/, '')
-    .replace(/^property:/, '')
-    .replace(/^\/+/, '');
+/** `$uri:property:global/...`, `$uri:pipeline:global/...`, `property:/global/...` or the key itself. */
+export function keyOfReference(reference: string, parameter = 'key'): string {
+  const found = storedPipelineKey(reference);
+  if ('message' in found)
+    throw new PipeworkError('PARAM_INVALID', `Parameter '${parameter}': ${found.message}.`, { parameter });
+  return found.key;
 }
 
 /**
@@ -88,7 +88,7 @@ export async function runStoredPipeline(
   vars: Record<string, unknown>,
   parameter: string,
 ): Promise<unknown> {
-  const key = keyOfReference(reference);
+  const key = keyOfReference(reference, parameter);
   if (key === '')
     throw new PipeworkError('PARAM_INVALID', `Parameter '${parameter}' names no pipeline.`, { parameter });
   return runNested(key, async () => {

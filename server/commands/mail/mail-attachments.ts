@@ -9,6 +9,8 @@ import { PipeworkError } from '../../../shared/errors';
 import { isBinaryContent, type BinaryContent } from '../../../shared/values';
 import { headerText } from '../../mail';
 import type { ServerServices } from '../../services';
+import { isCustomUriText } from '../../../shared/uri/custom-uri';
+import { parseUriParameter, resolveParsedUri, uriValueAsText } from '../../uri/resolve-uri';
 
 type MailContext = CommandContext<ServerServices>;
 
@@ -21,13 +23,27 @@ function fromBytes(content: BinaryContent, index: number): Mail.Attachment {
   };
 }
 
-async function fromDrive(ctx: MailContext, reference: string): Promise<Mail.Attachment> {
+/** A drive path (streamed from disk) or a URI: `$uri:drive:` streamed too, `$uri:property:` / `$uri:pipeline:` loaded. */
+async function fromReference(ctx: MailContext, reference: string, index: number): Promise<Mail.Attachment> {
   let path = reference.trim();
-  if (path.startsWith('uri:drive:')) path = path.slice('uri:drive:'.length);
-  else if (/^uri:/.test(path) || /^[a-z][a-z0-9+.-]*:\/\//i.test(path)) {
+  if (isCustomUriText(path)) {
+    const uri = parseUriParameter(path, 'attachments', ['drive', 'property', 'pipeline']);
+    if (uri.scheme !== 'drive') {
+      const value = await resolveParsedUri(ctx, uri, 'attachments');
+      const name = ('key' in uri ? uri.key.split('/').pop() : undefined) ?? `attachment-${index + 1}`;
+      if (isBinaryContent(value))
+        return { ...fromBytes(value, index), filename: headerText(value.name, 'attachments') ?? name };
+      return {
+        filename: name,
+        content: uriValueAsText(value),
+        contentType: typeof value === 'string' ? 'text/plain' : 'application/json',
+      };
+    }
+    path = uri.path;
+  } else if (/^[a-z][a-z0-9+.-]*:\/\//i.test(path)) {
     throw new PipeworkError(
       'PARAM_INVALID',
-      `Attachment '${path.slice(0, 200)}': only drive paths (uri:drive:...) and files in the body can be attached.`,
+      `Attachment '${path.slice(0, 200)}': attach drive paths, $uri:drive:, $uri:property: or $uri:pipeline: references, or files in the body.`,
       { parameter: 'attachments' },
     );
   }
@@ -47,7 +63,7 @@ export async function attachmentsOf(ctx: MailContext): Promise<Mail.Attachment[]
     if (isBinaryContent(item)) out.push(fromBytes(item, out.length));
     else if (typeof item === 'string') {
       for (const reference of item.split(',').filter((r) => r.trim() !== ''))
-        out.push(await fromDrive(ctx, reference));
+        out.push(await fromReference(ctx, reference, out.length));
     } else {
       throw new PipeworkError('PARAM_INVALID', 'An attachment is a drive path or a file (bytes).', {
         parameter: 'attachments',

@@ -126,7 +126,7 @@ describe('mail.send to a real SMTP server on loopback', () => {
       { to: 'a@example.com', attachments: 'file:///etc/passwd' },
       'attachments',
     ],
-    ['a property attachment', { to: 'a@example.com', attachments: 'uri:property:global/x' }, 'attachments'],
+    ['a user as attachment', { to: 'a@example.com', attachments: '$uri:user:admin' }, 'attachments'],
   ])('refuses %s and sends nothing', async (_what, params, parameter) => {
     const seen = smtp.received.length;
     for (const form of ['GET', 'pipeline'] as CommandForm[]) {

@@ -8,23 +8,12 @@
 import type { CommandContext } from '../../../shared/commands';
 import { PipeworkError } from '../../../shared/errors';
 import { findTemplateSlots, tokenize } from '../../../shared/pel';
-import { decodePropertyValue } from '../../../shared/property';
 import { isBinaryContent } from '../../../shared/values';
-import { PEL_DRIVE_LIMIT } from '../../drive/drive-uri-resolver';
+import { isCustomUriText } from '../../../shared/uri/custom-uri';
+import { resolveUriParameter, uriValueAsText } from '../../uri/resolve-uri';
 import type { ServerServices } from '../../services';
 
 type MailContext = CommandContext<ServerServices>;
-
-const PROPERTY_URI = /^\$?uri:property:/;
-const DRIVE_URI = /^\$?uri:drive:/;
-
-/** Text of a loaded value: strings as they are, bytes as UTF-8, anything else as JSON. */
-function textOf(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'string') return value;
-  if (isBinaryContent(value)) return new TextDecoder().decode(value.data);
-  return JSON.stringify(value);
-}
 
 /** JSON text becomes its value; other text stays text. */
 function parsedIfJson(value: unknown): unknown {
@@ -39,34 +28,22 @@ function parsedIfJson(value: unknown): unknown {
   }
 }
 
-/** A property's value, read as property.get reads it (FORBIDDEN / PROPERTY_NOT_FOUND, never its content). */
-async function propertyValue(ctx: MailContext, key: string): Promise<unknown> {
-  const property = await ctx.services.properties.get(ctx.principal, key);
-  return decodePropertyValue(property);
-}
-
 /** The `model` parameter: the value itself, or what its `uri:property:` / `uri:drive:` reference holds. */
 export async function modelOf(ctx: MailContext): Promise<unknown> {
   const model = ctx.params.model;
   if (typeof model !== 'string') return model ?? null;
-  const reference = model.trim();
-  if (PROPERTY_URI.test(reference))
-    return parsedIfJson(await propertyValue(ctx, reference.replace(PROPERTY_URI, '')));
-  if (DRIVE_URI.test(reference)) {
-    const path = reference.replace(DRIVE_URI, '');
-    return parsedIfJson(await ctx.services.drive.read(ctx.principal, path, PEL_DRIVE_LIMIT));
-  }
+  if (isCustomUriText(model)) return parsedIfJson(await resolveUriParameter(ctx, model, 'model'));
   return parsedIfJson(model);
 }
 
-/** `message` / `subject` as a template when it is a `uri:property:` reference; else undefined. */
+/** `message` / `subject` as a template when it is a `$uri:property:` / `$uri:drive:` reference; else undefined. */
 export async function templateOf(
   ctx: MailContext,
   parameter: 'message' | 'subject',
 ): Promise<string | undefined> {
   const value = ctx.params[parameter];
-  if (typeof value !== 'string' || !PROPERTY_URI.test(value.trim())) return undefined;
-  return textOf(await propertyValue(ctx, value.trim().replace(PROPERTY_URI, '')));
+  if (typeof value !== 'string' || !isCustomUriText(value)) return undefined;
+  return uriValueAsText(await resolveUriParameter(ctx, value, parameter, ['property', 'drive']));
 }
 
 /**
@@ -132,7 +109,7 @@ export function renderTemplate(
   const saved = ctx.scope.vars;
   ctx.scope.vars = { ...saved, model };
   try {
-    return textOf(ctx.evaluate(bound));
+    return uriValueAsText(ctx.evaluate(bound));
   } finally {
     ctx.scope.vars = saved;
   }

@@ -8,6 +8,7 @@ import type { ScriptFailure } from '../../script/script-pool';
 import type { ServerServices } from '../../services';
 import type { Principal } from '../../../shared/auth';
 import { readStoredCode } from '../../pipeline/stored-code-run-as';
+import { storedPipelineKey } from '../../../shared/uri/custom-uri';
 
 type ScriptContext = CommandContext<ServerServices>;
 
@@ -35,7 +36,10 @@ async function scriptText(ctx: ScriptContext): Promise<{ text: string; runAs: Pr
   if (typeof path !== 'string' || path.trim() === '') {
     throw new PipeworkError('PARAM_INVALID', "script.run needs 'script' or 'path'.", { parameter: 'path' });
   }
-  const key = path.trim().replace(/^property:/, '');
+  const found = storedPipelineKey(path);
+  if ('message' in found)
+    throw new PipeworkError('PARAM_INVALID', `Parameter 'path': ${found.message}.`, { parameter: 'path' });
+  const { key } = found;
   const { code: property, runAs } = await readStoredCode(ctx.services, ctx.principal, key, () =>
     ctx.services.properties.get(ctx.principal, key),
   );

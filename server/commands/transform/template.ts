@@ -7,8 +7,8 @@ import { defineCommand } from '../../../shared/commands';
 import { PipeworkError } from '../../../shared/errors';
 import type { ServerServices } from '../../services';
 import { templateRenderer } from '../data/evaluate-in-context';
-
-const STORED = /^\$uri:property:\/?/;
+import { isCustomUriText } from '../../../shared/uri/custom-uri';
+import { resolveUriParameter, uriValueAsText } from '../../uri/resolve-uri';
 
 export const transform = defineCommand<ServerServices>(
   {
@@ -20,7 +20,7 @@ export const transform = defineCommand<ServerServices>(
     parameters: {
       template: {
         type: 'string',
-        description: 'The template text, or `$uri:property:<key>` of a stored one.',
+        description: 'The template text, or `$uri:property:<key>` / `$uri:drive:<path>` of a stored one.',
       },
       iterate: {
         type: 'boolean',
@@ -63,10 +63,8 @@ export const transform = defineCommand<ServerServices>(
       );
     }
     let template = String(ctx.params.template);
-    if (STORED.test(template)) {
-      const property = await ctx.services.properties.get(ctx.principal, template.replace(STORED, ''));
-      template = property.value ?? '';
-    }
+    if (isCustomUriText(template))
+      template = uriValueAsText(await resolveUriParameter(ctx, template, 'template', ['property', 'drive']));
     const modelName = typeof ctx.params.modelName === 'string' ? ctx.params.modelName : '';
     const model = (value: unknown) => (modelName ? { [modelName]: value } : value);
     if (ctx.params.iterate === true) {

@@ -117,3 +117,30 @@ export const exit = defineCommand(
   },
   steeredByRunner,
 );
+
+export const finallyCommand = defineCommand(
+  {
+    name: 'finally',
+    summary:
+      'The steps after it run at the very end of the pipeline in any case: after the last step, an `exit` or an error.',
+    description:
+      'It stands once, at the top level (not inside an `if` or `foreach` block). After an error, `exception` holds ' +
+      'its code and message and the error is still the result of the run once these steps are done.',
+    parameters: {
+      do: { type: 'string', description: 'An optional expression evaluated first.' },
+    },
+    defaultParameter: 'do',
+    rawParameters: ['do'],
+    input: 'any',
+    output: 'none',
+    controlFlow: 'finally',
+    examples: [
+      {
+        title: 'Log whatever happens',
+        pipeline:
+          'pipeline:\n  - set.body: done\n  - error: "failed"\n  - finally\n  - log: "Finished with #{body}, error: #{exception?.message}"\n',
+      },
+    ],
+  },
+  steeredByRunner,
+);

@@ -1,6 +1,7 @@
 /** The commands of the core module: they need nothing but the pipeline itself. */
 import type { CommandDefinition } from '../command-definition';
-import { exit, foreach, foreachEnd, ifCommand, ifElse, ifEnd } from './control-flow';
+import { exit, finallyCommand, foreach, foreachEnd, ifCommand, ifElse, ifEnd } from './control-flow';
+import { wait } from './wait';
 import { datetime } from './datetime';
 import { error } from './error';
 import { assert, evalCommand, test } from './expressions';
@@ -24,6 +25,8 @@ export const coreCommands: CommandDefinition<unknown>[] = [
   foreach,
   foreachEnd,
   exit,
+  finallyCommand,
+  wait,
   error,
   pipeSchemaV7,
   pipelineValidate,

@@ -1,6 +1,6 @@
 /** `pipe.schema.v7` and `pipeline.validate`: the pipeline schema for editors, and checking without running. */
 import { defineCommand } from '../command-definition';
-import { compileTemplate } from '../../pel';
+import { analyze, compileTemplate, containsExpression } from '../../pel';
 import { isPipeworkError } from '../../errors';
 import { validatePipeline, type PipelineSourceKind } from '../../pipeline';
 import { generatePipelineSchema } from '../schema-v7';
@@ -18,11 +18,22 @@ export const pipeSchemaV7 = defineCommand(
   ({ commands }) => generatePipelineSchema(commands.contracts()),
 );
 
-/** The expression checker the validator uses: PEL's own parser. */
-export function checkExpression(template: string): { message: string; offset: number } | null {
+/** What fails the moment it runs although it parses: unknown utilities and functions, bad literal arguments. */
+const FAILS_AT_ONCE = new Set(['UNKNOWN_UTILITY', 'UNKNOWN_FUNCTION', 'UTILITY_FAILED']);
+
+/**
+ * The expression checker the validator uses: PEL's own parser, then the analyzer's findings that fail at run
+ * time for certain (an unknown utility or function, a date pattern with an unknown letter, a URI form that
+ * does not exist).
+ */
+export function checkExpression(template: string): { message: string; offset: number; code?: string } | null {
   try {
     compileTemplate(template);
-    return null;
+    if (!containsExpression(template)) return null;
+    const failing = analyze(template, { mode: 'template' }).diagnostics.find((d) =>
+      FAILS_AT_ONCE.has(d.reason),
+    );
+    return failing ? { message: failing.message, offset: failing.start, code: failing.code } : null;
   } catch (error) {
     if (!isPipeworkError(error)) throw error;
     return {

@@ -25,7 +25,7 @@ export { createUserUtility, type PelUserInfo } from './user';
 export { createPropertyUtility, type PelPropertyReader } from './property';
 export { createInstanceUtility, type PelInstanceInfo } from './instance';
 export { createIamUtility, type PelIamReader } from './iam';
-export { type PelUriResolver, type PelUserLookup, URI_SCHEMES } from './resolve';
+export { type PelUriResolver, type PelUserLookup, URI_SCHEMES, applyUriFilter } from './resolve';
 export { createUriUtilities } from './resolve-utilities';
 export {
   beginUtilityWork,

@@ -23,6 +23,8 @@ export function loadJson(fn: string, source: unknown): unknown {
   if (source === null || source === undefined) return null;
   if (typeof source === 'string') return parseJsonSafely(fn, source);
   if (isBinaryContent(source)) return parseJsonSafely(fn, new TextDecoder().decode(source.data));
+  // A file's raw bytes (`body.data` after drive.read, as the tutorials write it) are UTF-8 JSON text too.
+  if (source instanceof Uint8Array) return parseJsonSafely(fn, new TextDecoder().decode(source));
   if (typeof source === 'object') return source;
   throw utilityError(`${fn}: cannot read JSON from a ${typeOf(source)}`);
 }

@@ -184,13 +184,15 @@ export const listUtility: UtilitySpec = {
     add: {
       signature: 'add(list, element)',
       overloads: ['add(list, element, ignoreNulls)'],
-      doc: 'A new list with the element appended (a list element is appended as one item); with ignoreNulls true a null element is not added.',
+      doc: 'Appends the element to the list and returns it (a list element is appended as one item; the list itself changes, as in the real product, so @list.add(body, x) in an eval collects); with ignoreNulls true a null element is not added.',
       fn: (...a) => {
         const l = listOrText('add', a, 0);
         const element = a[1] ?? null;
-        if (element === null && a[2] === true) return [...l];
+        const target = Array.isArray(a[0]) ? l : [...l];
+        if (element === null && a[2] === true) return target;
         capItems('add', l.length + 1);
-        return [...l, element];
+        target.push(element);
+        return target;
       },
     },
     remove: {

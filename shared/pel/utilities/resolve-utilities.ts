@@ -10,7 +10,7 @@ import { type PelUriResolver, URI_SCHEMES, resolveUri } from './resolve';
 import { type UtilitySpec, text, toUtility } from './support';
 import { uriSpec } from './uri';
 
-const FORMS = URI_SCHEMES.map((s) => `uri:${s}:`).join(', ');
+const FORMS = [...URI_SCHEMES.map((s) => `$uri:${s}:`), 'http(s)://'].join(', ');
 
 export function resolveSpec(resolver: PelUriResolver | null): UtilitySpec {
   return {
@@ -19,7 +19,7 @@ export function resolveSpec(resolver: PelUriResolver | null): UtilitySpec {
     functions: {
       uri: {
         signature: 'uri(uri)',
-        doc: "The value a uri: reference points to: @resolve.uri('uri:property:global/app/x#recipient'), @resolve.uri('uri:user:username:jdoe').",
+        doc: "The value a uri: reference points to: @resolve.uri('$uri:property:global/app/x#recipient'), @resolve.uri('$uri:property:global/app/x@attachments.size()'), @resolve.uri('$uri:user:jdoe').",
         fn: (...a) => resolveUri('uri', text('uri', a, 0), resolver),
       },
     },

@@ -1,0 +1,53 @@
+/**
+ * PEL is synchronous, but `@resolve.uri('$uri:pipeline:...')` runs a pipeline and an http(s) address waits for
+ * the network. Before a step runs, the URIs of those forms written as text inside its expressions are resolved
+ * here (as the caller, through the same resolver as commands) and kept for the step's expressions
+ * (`pel-uri-resolver.ts` reads them); a URI computed at run time is refused there with a pointer to `resolve`.
+ */
+import type { CommandContext } from '../../shared/commands';
+import { containsExpression } from '../../shared/pel';
+import type { PipelineStep } from '../../shared/pipeline';
+import type { PreparingRun } from '../../shared/runner';
+import { parseCustomUri } from '../../shared/uri/custom-uri';
+import type { ServerServices } from '../services';
+import { resolveParsedUri } from './resolve-uri';
+
+/** At most this many such URIs per step. */
+const MAX_PER_STEP = 10;
+
+/** Quoted literals inside expressions that start like a pipeline URI or an http(s) address. */
+const QUOTED = /(['"])((?:\$?uri:pipeline:|https?:\/\/)[^'"]*)\1/g;
+
+function expressionTexts(value: unknown, out: string[]): string[] {
+  if (typeof value === 'string') {
+    if (containsExpression(value)) out.push(value);
+  } else if (Array.isArray(value)) value.forEach((v) => expressionTexts(v, out));
+  else if (value !== null && typeof value === 'object')
+    Object.values(value).forEach((v) => expressionTexts(v, out));
+  return out;
+}
+
+/** A `prepareStep` for the runner that fills `prefetched` (cleared per step). */
+export function uriPrefetcher(services: ServerServices, prefetched: Map<string, unknown>) {
+  return async (step: PipelineStep, params: Record<string, unknown>, run: PreparingRun): Promise<void> => {
+    prefetched.clear();
+    const texts = expressionTexts(params, []);
+    if (!texts.some((t) => t.includes('uri:pipeline:') || t.includes('://'))) return;
+    const ctx = {
+      services,
+      principal: run.principal,
+      input: run.body,
+      abortSignal: () => run.signal,
+      step: { index: step.index, command: step.command },
+    } as unknown as CommandContext<ServerServices>;
+    for (const text of texts) {
+      for (const match of text.matchAll(QUOTED)) {
+        const parsed = parseCustomUri(match[2]!);
+        if (!parsed.ok || (parsed.uri.scheme !== 'pipeline' && parsed.uri.scheme !== 'http')) continue;
+        const id = parsed.uri.scheme === 'pipeline' ? `pipeline:${parsed.uri.key}` : `http:${parsed.uri.url}`;
+        if (prefetched.has(id) || prefetched.size >= MAX_PER_STEP) continue;
+        prefetched.set(id, await resolveParsedUri(ctx, parsed.uri, 'uri'));
+      }
+    }
+  };
+}
