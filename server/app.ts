@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import express, { type RequestHandler } from 'express';
 import { PipeworkError } from '../shared/errors';
 import { authenticate } from './http/authenticate';
-import { COMMAND_PATH, commandHandler } from './http/command-routes';
+import { COMMAND_PATH, commandHandler, publicTokenCommandHandler } from './http/command-routes';
 import { errorHandler } from './http/error-response';
 import { pipelineHandler } from './http/pipeline-route';
 import { PIPELINE_DEBUG_PATH, pipelineDebugHandler } from './http/pipeline-debug-route';
@@ -63,8 +63,17 @@ export function createApp(services: ServerServices, options: AppOptions = {}): e
   const command = commandHandler(services);
   const streamedAttachments = attachmentStreamHandler(services);
   const streamedDrive = driveStreamHandler(services);
-  app.get(COMMAND_PATH, schemaHandler(services), caller, streamedAttachments, streamedDrive, command);
-  app.post(COMMAND_PATH, caller, streamedAttachments, streamedDrive, command);
+  const publicTokens = publicTokenCommandHandler(services);
+  app.get(
+    COMMAND_PATH,
+    schemaHandler(services),
+    publicTokens,
+    caller,
+    streamedAttachments,
+    streamedDrive,
+    command,
+  );
+  app.post(COMMAND_PATH, publicTokens, caller, streamedAttachments, streamedDrive, command);
   app.all(COMMAND_PATH, caller, methodNotAllowed('GET, POST'));
   app.post('/api/v3/pipeline', caller, pipelineHandler(services));
   app.all('/api/v3/pipeline', caller, methodNotAllowed('POST'));

@@ -7,6 +7,7 @@ import type { RequestHandler, Response } from 'express';
 import type { Principal } from '../../shared/auth';
 import type { ServerServices } from '../services';
 import { commandNameOf } from './command-routes';
+import { withClientFields } from '../commands/property/attachment-support';
 import { hasRawBody, streamedCommandCall } from './streamed-command';
 
 const STREAMED = new Set(['property.attachment.content', 'property.attachment.put']);
@@ -34,7 +35,7 @@ async function streamOut(
 ) {
   const { attachment, content } = await services.properties.attachments.open(
     principal,
-    params.key,
+    params.path ?? params.key,
     String(params.name),
   );
   res.status(200);
@@ -73,7 +74,7 @@ export function attachmentStreamHandler(services: ServerServices): RequestHandle
       const contentType = params.contentType ?? req.headers['content-type'];
       const attachment = await services.properties.attachments.write(
         principal,
-        params.key,
+        params.path ?? params.key,
         String(params.name),
         req,
         {
@@ -81,7 +82,7 @@ export function attachmentStreamHandler(services: ServerServices): RequestHandle
           maxBytes: MAX_STREAMED_ATTACHMENT_BYTES,
         },
       );
-      res.status(200).json(attachment);
+      res.status(200).json(withClientFields(String(params.path ?? params.key), attachment));
     } catch (error) {
       if (!res.headersSent) req.resume();
       next(error);

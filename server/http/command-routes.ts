@@ -25,8 +25,36 @@ export function commandNameOf(req: Request): string | undefined {
   return name;
 }
 
+/**
+ * The commands that hand out tokens answer without credentials, as the real product's clients call them
+ * (`iam.token?username=..&password=..`): a request without an `Authorization` header runs them anonymously
+ * (password guesses counted against the client address); with one, the caller is authenticated as usual.
+ */
+export const PUBLIC_TOKEN_COMMANDS: ReadonlySet<string> = new Set([
+  'iam.token',
+  'iam.token.refresh',
+  'iam.token.logout',
+  'iam.apitoken',
+]);
+
+/** Runs a public token command for a caller without credentials; others go on to authentication. */
+export function publicTokenCommandHandler(services: ServerServices): RequestHandler {
+  const run = commandHandler(services, { anonymous: true });
+  return (req, res, next) => {
+    const name = commandNameOf(req);
+    if (name === undefined || !PUBLIC_TOKEN_COMMANDS.has(name) || req.headers.authorization !== undefined) {
+      return next();
+    }
+    res.locals.principal = null;
+    return run(req, res, next);
+  };
+}
+
 /** Runs the command named in the path as a one-step pipeline. */
-export function commandHandler(services: ServerServices): RequestHandler {
+export function commandHandler(
+  services: ServerServices,
+  options: { anonymous?: boolean } = {},
+): RequestHandler {
   return async (req, res, next) => {
     const name = commandNameOf(req);
     if (name === undefined) return next();
@@ -45,8 +73,11 @@ export function commandHandler(services: ServerServices): RequestHandler {
         body: input,
       };
       const result = await executePipeline(services, script, {
-        principal: res.locals.principal,
-        request: () => requestScope(req),
+        principal: options.anonymous ? null : res.locals.principal,
+        publicCommand: options.anonymous ? name : undefined,
+        request: options.anonymous
+          ? () => ({ ...requestScope(req), remoteAddress: req.socket.remoteAddress })
+          : () => requestScope(req),
         cancellation: clientGone(res),
         traceId: res.locals.traceId,
       });

@@ -13,6 +13,8 @@ export interface ExecuteOptions {
   request?: unknown;
   cancellation?: Cancellation;
   traceId?: string;
+  /** The one command a caller without credentials may run (the public token commands). */
+  publicCommand?: string;
 }
 
 const LOG_METHODS = { TRACE: 'trace', DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error' } as const;
@@ -28,7 +30,13 @@ export function executePipeline(
     services,
     principal: options.principal,
     utilities: utilitiesFor(services),
-    authorize: authorizeCommand,
+    authorize:
+      options.publicCommand === undefined
+        ? authorizeCommand
+        : (principal, contract) => {
+            if (principal === null && contract.name === options.publicCommand) return;
+            authorizeCommand(principal, contract);
+          },
     limits: { maxSteps: config.limits.pipelineSteps, maxMillis: config.limits.pipelineMillis },
     trace: options.trace,
     request: options.request,

@@ -171,9 +171,30 @@ export class PropertyService {
     return (await this.store.get(key)) !== undefined;
   }
 
-  /** Properties matching `pattern` (default everything) that the principal may read, in key order. */
-  async list(principal: Principal | null, pattern: unknown = '**', limit?: number): Promise<Property[]> {
-    return this.store.list({ ...this.readQuery(principal, pattern), limit });
+  /**
+   * Properties matching `pattern` (default everything) that the principal may read, in key order; keys
+   * matching one of `excludePatterns` are left out, then `offset` skips and `limit` bounds the page.
+   */
+  async list(
+    principal: Principal | null,
+    pattern: unknown = '**',
+    limit?: number,
+    page: { offset?: number; excludePatterns?: readonly unknown[] } = {},
+  ): Promise<Property[]> {
+    const query = this.readQuery(principal, pattern);
+    const excluded = (page.excludePatterns ?? []).map((p) => compileKeyPattern(p));
+    const readable = query.filter;
+    const filter =
+      excluded.length === 0
+        ? readable
+        : (key: string) => (!readable || readable(key)) && !excluded.some((p) => p.matches(key));
+    const offset = page.offset ?? 0;
+    const listed = await this.store.list({
+      ...query,
+      filter,
+      limit: limit === undefined ? undefined : offset + limit,
+    });
+    return offset === 0 ? listed : listed.slice(offset);
   }
 
   async keys(principal: Principal | null, pattern: unknown = '**'): Promise<string[]> {

@@ -2,7 +2,7 @@
 import { defineCommand } from '../../../shared/commands';
 import type { ServerServices } from '../../services';
 import { contentOf, nameOf } from './attachment-support';
-import { ATTACHMENT_NAME, KEY, propertiesOf, textParam } from './property-command-support';
+import { ATTACHMENT_NAME, KEY_OR_PATH, keyOf, propertiesOf, textParam } from './property-command-support';
 
 export const propertyAttachmentPut = defineCommand<ServerServices>(
   {
@@ -13,12 +13,12 @@ export const propertyAttachmentPut = defineCommand<ServerServices>(
       'chunks stay as they are. Sent directly (POST /api/v3/command/property.attachment.put?key=..&name=.. with ' +
       'the bytes as body) the content is streamed into storage, so its size is not bound by the command body limit.',
     parameters: {
-      key: KEY,
+      ...KEY_OR_PATH,
       name: ATTACHMENT_NAME,
       content: { type: 'string', description: 'The content as text; when absent, the input body is used.' },
       contentType: { type: 'string', description: 'The mime type of the attachment.' },
     },
-    required: ['key', 'name'],
+    required: ['name'],
     input: 'bytes',
     output: 'json',
     examples: [
@@ -31,7 +31,7 @@ export const propertyAttachmentPut = defineCommand<ServerServices>(
   },
   (ctx) => {
     const content = contentOf(ctx);
-    return propertiesOf(ctx).attachments.put(ctx.principal, ctx.params.key, nameOf(ctx), {
+    return propertiesOf(ctx).attachments.put(ctx.principal, keyOf(ctx), nameOf(ctx), {
       contentType: textParam(ctx, 'contentType') ?? content?.mimeType,
       content: content?.data,
     });

@@ -1,7 +1,15 @@
 /** `property.put`: sets the value of an existing property, optionally only if it is still at a given version. */
 import { defineCommand } from '../../../shared/commands';
 import type { ServerServices } from '../../services';
-import { EVAL_VALUE, KEY, integerParam, propertiesOf, textParam, valueOf } from './property-command-support';
+import {
+  EVAL_VALUE,
+  KEY_OR_PATH,
+  keyOf,
+  integerParam,
+  propertiesOf,
+  textParam,
+  valueOf,
+} from './property-command-support';
 
 export const propertyPut = defineCommand<ServerServices>(
   {
@@ -11,7 +19,7 @@ export const propertyPut = defineCommand<ServerServices>(
       'The value comes from `value`, else from the input body. With `version`, the write happens only if the ' +
       'property is still at that version (compare-and-swap), else CONFLICT. Emits property.changed.',
     parameters: {
-      key: KEY,
+      ...KEY_OR_PATH,
       value: { description: 'The new value (text, or any JSON value). When absent, the input body is used.' },
       type: {
         type: 'string',
@@ -20,7 +28,6 @@ export const propertyPut = defineCommand<ServerServices>(
       evalValue: EVAL_VALUE,
       version: { type: 'integer', minimum: 1, description: 'The version the property must still have.' },
     },
-    required: ['key'],
     defaultParameter: 'key',
     rawParameters: ['value'],
     input: 'any',
@@ -35,7 +42,7 @@ export const propertyPut = defineCommand<ServerServices>(
   },
   (ctx) =>
     propertiesOf(ctx).put(ctx.principal, {
-      key: ctx.params.key,
+      key: keyOf(ctx),
       value: valueOf(ctx),
       type: textParam(ctx, 'type'),
       version: integerParam(ctx, 'version'),

@@ -2,7 +2,15 @@
 import { defineCommand } from '../../../shared/commands';
 import type { ExistStrategy } from '../../../shared/property';
 import type { ServerServices } from '../../services';
-import { EVAL_VALUE, KEY, integerParam, propertiesOf, textParam, valueOf } from './property-command-support';
+import {
+  EVAL_VALUE,
+  KEY_OR_PATH,
+  keyOf,
+  integerParam,
+  propertiesOf,
+  textParam,
+  valueOf,
+} from './property-command-support';
 
 export const propertySchemaPut = defineCommand<ServerServices>(
   {
@@ -15,7 +23,7 @@ export const propertySchemaPut = defineCommand<ServerServices>(
       '`schema`. Emits property.created (or property.changed on update). Returns `{result, property}` with result ' +
       'create, update or skip.',
     parameters: {
-      key: KEY,
+      ...KEY_OR_PATH,
       value: { description: 'The value (text, or any JSON value). When absent, the input body is used.' },
       type: {
         type: 'string',
@@ -36,7 +44,6 @@ export const propertySchemaPut = defineCommand<ServerServices>(
         description: 'When the key exists: update it, skip it, or fail with PROPERTY_EXISTS.',
       },
     },
-    required: ['key'],
     defaultParameter: 'key',
     rawParameters: ['value'],
     input: 'any',
@@ -54,7 +61,7 @@ export const propertySchemaPut = defineCommand<ServerServices>(
     const { result, property } = await propertiesOf(ctx).create(
       ctx.principal,
       {
-        key: ctx.params.key,
+        key: keyOf(ctx),
         value: valueOf(ctx),
         type: textParam(ctx, 'type'),
         timeToLive: ttl,
