@@ -5,6 +5,7 @@ import type { JsonSchema } from '../../shared/commands';
 import { PipeworkError } from '../../shared/errors';
 import { BinaryContent } from '../../shared/values';
 import { parseJsonBody } from './json-body';
+import { isMultipart, readContentCollection } from './multipart';
 import { readBody } from './read-body';
 
 export interface CommandRequest {
@@ -113,6 +114,11 @@ export async function readCommandRequest(
 ): Promise<CommandRequest> {
   const query = req.query as RawParams;
   if (req.method !== 'POST') return { params: normalizeParams(query, contract), input: null };
+  if (isMultipart(req)) {
+    // Every `file` part becomes an entry of a content collection; text fields fill parameters like a form.
+    const { files, fields } = await readContentCollection(req, limit);
+    return { params: normalizeParams(mergeParams(query, fields), contract), input: files };
+  }
   const bytes = await readBody(req, limit);
   const type = mediaType(req);
   if (type === 'application/x-www-form-urlencoded') {

@@ -165,6 +165,13 @@ export class PropertyService {
     return property;
   }
 
+  /** The property with this uuid, read with the principal's rights; PROPERTY_NOT_FOUND when there is none. */
+  async getByUuid(principal: Principal | null, uuid: string): Promise<Property> {
+    const key = await this.store.keyOfUuid(uuid);
+    if (key === undefined) throw notFound(`uuid:${uuid}`);
+    return this.get(principal, key);
+  }
+
   async exists(principal: Principal | null, rawKey: unknown): Promise<boolean> {
     const key = normalizePropertyKey(rawKey);
     this.access.assertRead(principal, key);
