@@ -2,6 +2,7 @@
 import type { CommandDefinition } from '../../../shared/commands';
 import type { ServerServices } from '../../services';
 import { call } from './call';
+import { pipelineGet } from './pipeline-get';
 import { pipelineRun, pipelineStart } from './pipeline-start';
 import { switchCommand } from './switch';
 
@@ -10,4 +11,5 @@ export const flowCommands: CommandDefinition<ServerServices>[] = [
   pipelineStart,
   pipelineRun,
   call,
+  pipelineGet,
 ];

@@ -5,7 +5,7 @@ import { datetime } from './datetime';
 import { error } from './error';
 import { assert, evalCommand, test } from './expressions';
 import { log } from './log';
-import { pipelineValidate, pipeSchemaV7 } from './schema';
+import { pipelineValidate, pipeSchema, pipeSchemaV7 } from './schema';
 import { set, setBody, setVar } from './set';
 
 /** Every core command, for any registry (server or browser) to register. */
@@ -26,5 +26,6 @@ export const coreCommands: CommandDefinition<unknown>[] = [
   exit,
   error,
   pipeSchemaV7,
+  pipeSchema,
   pipelineValidate,
 ];
