@@ -127,3 +127,37 @@ describe('attachments under the real names', () => {
     expect(content.text).toBe('%PDF-1.4 fake');
   });
 });
+
+describe('resumable attachment commands', () => {
+  it('property.attachment.checksum and property.attachment.chunk.content', async () => {
+    await put('global/compat/resume', 'r');
+    await http(server.url, '/api/v3/command/property.attachment.put?path=global/compat/resume&name=a.bin', {
+      auth: server.adminAuth,
+      type: 'application/octet-stream',
+      body: new TextEncoder().encode('hello'),
+    });
+    const md5 = '5d41402abc4b2a76b9719d911017c592';
+    const sum = await get('property.attachment.checksum', { path: 'global/compat/resume', name: 'a.bin' });
+    expect(sum.text).toBe(md5);
+    const checked = await get('property.attachment.checksum', {
+      path: 'global/compat/resume',
+      name: 'a.bin',
+      checksum: md5,
+    });
+    expect(checked.status).toBe(200);
+    const wrong = await get('property.attachment.checksum', {
+      path: 'global/compat/resume',
+      name: 'a.bin',
+      checksum: '00',
+    });
+    expect([wrong.status, wrong.json.value.code]).toEqual([409, 'CONFLICT']);
+    const uuid = (await get('property.get', { path: 'global/compat/resume' })).json.uuid;
+    expect((await get('property.attachment.checksum', { uuid, name: 'a.bin' })).text).toBe(md5);
+    const chunk = await get('property.attachment.chunk.content', {
+      key: 'global/compat/resume',
+      name: 'a.bin',
+      index: '0',
+    });
+    expect(chunk.text).toBe('hello');
+  });
+});

@@ -8,6 +8,7 @@ import { ATTACHMENT_NAME, KEY_OR_PATH, keyOf, integerParam, propertiesOf } from 
 export const propertyAttachmentChunkGet = defineCommand<ServerServices>(
   {
     name: 'property.attachment.chunk.get',
+    aliases: ['property.attachment.chunk.content'],
     summary:
       'Returns the content of one chunk (index, default 0) as bytes; nothing when the chunk does not exist.',
     parameters: {
