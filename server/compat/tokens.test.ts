@@ -76,6 +76,14 @@ describe('iam.token and iam.token.refresh without prior credentials', () => {
     expect(missing.status).toBe(400);
     expect(missing.json.value.code).toBe('PARAM_INVALID');
     expect((await http(server.url, '/api/v3/command/datetime')).status).toBe(401);
+    // Nothing is evaluated for a caller without credentials, and only the command's own parameters count.
+    for (const extra of [
+      { username: "#{@property.value('global/x')}", password: 'x' },
+      { username: 'carol', password: 'carol-pw', output: 'vars.t' },
+    ]) {
+      const refused = await http(server.url, `/api/v3/command/iam.token?${q(extra)}`);
+      expect([refused.status, refused.json.value.code]).toEqual([400, 'PARAM_INVALID']);
+    }
     expect((await http(server.url, '/api/v3/command/iam.apitoken.list')).status).toBe(401);
   });
 });

@@ -1,5 +1,6 @@
 /** Endpoints 1-3: `GET|POST /api/v3/command/<name>` and `/api/v3/command:<name>` run one command. */
 import type { Request, RequestHandler } from 'express';
+import { PipeworkError } from '../../shared/errors';
 import type { PipelineScript } from '../../shared/pipeline';
 import type { ServerServices } from '../services';
 import { executePipeline } from '../pipeline/execute-pipeline';
@@ -37,6 +38,36 @@ export const PUBLIC_TOKEN_COMMANDS: ReadonlySet<string> = new Set([
   'iam.apitoken',
 ]);
 
+/**
+ * A call without credentials takes the command's own parameters as plain values only: no `#{...}` (nothing is
+ * evaluated for an anonymous caller) and none of the common parameters (`if`, `output`, `eval`, ...).
+ */
+function refuseExpressions(name: string, params: Record<string, unknown>, declared: object): void {
+  for (const [parameter, value] of Object.entries(params)) {
+    if (!Object.hasOwn(declared, parameter)) {
+      throw new PipeworkError(
+        'PARAM_INVALID',
+        `Without credentials, '${name}' takes only its own parameters.`,
+        {
+          parameter,
+        },
+      );
+    }
+    if (
+      (typeof value === 'string' && value.includes('#{')) ||
+      (typeof value === 'object' && value !== null)
+    ) {
+      throw new PipeworkError(
+        'PARAM_INVALID',
+        `Without credentials, parameters are plain text, never expressions.`,
+        {
+          parameter,
+        },
+      );
+    }
+  }
+}
+
 /** Runs a public token command for a caller without credentials; others go on to authentication. */
 export function publicTokenCommandHandler(services: ServerServices): RequestHandler {
   const run = commandHandler(services, { anonymous: true });
@@ -65,6 +96,7 @@ export function commandHandler(
         contract,
         services.config.limits.commandBodyBytes,
       );
+      if (options.anonymous) refuseExpressions(name, params, contract.parameters);
       const script: PipelineScript = {
         source: 'uri',
         headers: {},
