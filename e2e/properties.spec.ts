@@ -22,7 +22,7 @@ async function command(
     headers: { authorization: `Bearer ${token}`, 'content-type': 'text/plain' },
     data: body ?? '',
   });
-  return { status: response.status(), json: response.status() === 204 ? null : await response.json() };
+  return { status: response.status(), json: (await response.text()) === '' ? null : await response.json() };
 }
 
 async function put(

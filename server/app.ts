@@ -5,9 +5,14 @@ import { fileURLToPath } from 'node:url';
 import express, { type RequestHandler } from 'express';
 import { PipeworkError } from '../shared/errors';
 import { authenticate } from './http/authenticate';
-import { COMMAND_PATH, commandHandler } from './http/command-routes';
+import { COMMAND_PATH, commandHandler, publicTokenCommandHandler } from './http/command-routes';
 import { errorHandler } from './http/error-response';
 import { pipelineHandler } from './http/pipeline-route';
+import {
+  PERSISTED_PIPELINE_PATH,
+  putPersistedPipelineHandler,
+  runPersistedPipelineHandler,
+} from './http/persisted-pipeline-route';
 import { PIPELINE_DEBUG_PATH, pipelineDebugHandler } from './http/pipeline-debug-route';
 import { attachmentStreamHandler } from './http/attachment-stream-route';
 import { driveStreamHandler } from './http/drive-stream-route';
@@ -64,11 +69,23 @@ export function createApp(services: ServerServices, options: AppOptions = {}): e
   const command = commandHandler(services);
   const streamedAttachments = attachmentStreamHandler(services);
   const streamedDrive = driveStreamHandler(services);
-  app.get(COMMAND_PATH, schemaHandler(services), caller, streamedAttachments, streamedDrive, command);
-  app.post(COMMAND_PATH, caller, streamedAttachments, streamedDrive, command);
+  const publicTokens = publicTokenCommandHandler(services);
+  app.get(
+    COMMAND_PATH,
+    schemaHandler(services),
+    publicTokens,
+    caller,
+    streamedAttachments,
+    streamedDrive,
+    command,
+  );
+  app.post(COMMAND_PATH, publicTokens, caller, streamedAttachments, streamedDrive, command);
   app.all(COMMAND_PATH, caller, methodNotAllowed('GET, POST'));
   app.post('/api/v3/pipeline', caller, pipelineHandler(services));
   app.all('/api/v3/pipeline', caller, methodNotAllowed('POST'));
+  app.post(PERSISTED_PIPELINE_PATH, caller, runPersistedPipelineHandler(services));
+  app.put(PERSISTED_PIPELINE_PATH, caller, putPersistedPipelineHandler(services));
+  app.all(PERSISTED_PIPELINE_PATH, caller, methodNotAllowed('POST, PUT'));
   app.post(PIPELINE_DEBUG_PATH, caller, pipelineDebugHandler(services));
   app.get(EVENTS_PATH, caller, eventsHandler(services));
   app.all(/^\/api\/v3(\/.*)?$/, caller, (req, _res, next) => {

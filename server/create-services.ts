@@ -6,6 +6,7 @@ import { openDatabaseParts } from './parts/open-database-parts';
 import { openServerDatabase } from './db/server-database';
 import { createIamService, type IamOptions } from './iam';
 import type { Logger } from './logging/logger';
+import { RecentLogs } from './logging/recent-logs';
 import type { ServerServices } from './services';
 import { loadScriptConfig } from './script/script-config';
 import { ScriptPool } from './script/script-pool';
@@ -23,6 +24,8 @@ import { uriPrefetcher } from './uri/prefetch-uris';
 
 export interface ServiceOptions {
   iam?: IamOptions;
+  /** The buffer the logger also writes to (`createLogger(level, recentLogs)`), for `log.list`. */
+  recentLogs?: RecentLogs;
   /** More commands beside the built-in ones (tests use it to add commands that misbehave on purpose). */
   extraCommands?: CommandDefinition<ServerServices>[];
 }
@@ -58,6 +61,7 @@ export async function createServices(
     const services: ServerServices = {
       config,
       logger,
+      recentLogs: options.recentLogs ?? new RecentLogs(),
       database,
       parts,
       iam,

@@ -6,6 +6,7 @@ import { trackRequests } from './http/graceful-shutdown';
 import { createHttpServer } from './http/http-server';
 import { DEFAULT_LISTENER_CONFIG } from './http/listener-config';
 import { createLogger } from './logging/logger';
+import { RecentLogs } from './logging/recent-logs';
 
 const config = (() => {
   try {
@@ -18,9 +19,10 @@ const config = (() => {
     process.exit(1);
   }
 })();
-const logger = createLogger(config.logLevel);
+const recentLogs = new RecentLogs();
+const logger = createLogger(config.logLevel, undefined, recentLogs);
 const listener = config.listener ?? DEFAULT_LISTENER_CONFIG;
-const services = await createServices(config, logger).catch((error: unknown) => {
+const services = await createServices(config, logger, { recentLogs }).catch((error: unknown) => {
   logger.fatal({ err: error }, 'cannot start: the database could not be opened');
   process.exit(1);
 });

@@ -6,6 +6,7 @@ import type { DatabaseParts } from './parts/database-parts';
 import type { ServerDatabase } from './db/server-database';
 import type { IamService } from './iam';
 import type { Logger } from './logging/logger';
+import type { RecentLogs } from './logging/recent-logs';
 import type { EventBus } from './events/event-bus';
 import type { PropertyJobs } from './store/create-property-services';
 import type { PropertyService } from './store/property-service';
@@ -20,6 +21,8 @@ import type { DeliveryService } from './delivery';
 export interface ServerServices {
   config: ServerConfig;
   logger: Logger;
+  /** The last log lines of this instance, for `log.list`. */
+  recentLogs: RecentLogs;
   /** SQLite, or PostgreSQL shared with other instances. */
   database: ServerDatabase;
   /** What differs between the two databases: store, cache, job lock, event delivery. */

@@ -1,5 +1,5 @@
 /**
- * Reads the `Authorization` header: one credential (`Basic`, `Bearer`, `Refresh`) optionally followed by
+ * Reads the `Authorization` header: one credential (`Basic`, `Bearer`, `Refresh`, `Apitoken`) optionally followed by
  * `, RunAs <username>`. Scheme names are case-insensitive. Node keeps only the first of repeated
  * `Authorization` headers, so RunAs travels in the same header, after a comma (no credential contains one).
  */
@@ -8,7 +8,8 @@ import { PipeworkError } from '../../shared/errors';
 export type PrimaryCredential =
   | { scheme: 'basic'; username: string; password: string }
   | { scheme: 'bearer'; token: string }
-  | { scheme: 'refresh'; token: string };
+  | { scheme: 'refresh'; token: string }
+  | { scheme: 'apitoken'; token: string };
 
 export interface ParsedAuthorization {
   primary: PrimaryCredential;
@@ -55,9 +56,12 @@ export function parseAuthorization(header: string | undefined): ParsedAuthorizat
     case 'refresh':
       primary = { scheme: 'refresh', token: first.value };
       break;
+    case 'apitoken':
+      primary = { scheme: 'apitoken', token: first.value };
+      break;
     case 'runas':
       throw unauthenticated(
-        'RunAs needs an authenticated user: send Basic, Bearer or Refresh credentials first.',
+        'RunAs needs an authenticated user: send Basic, Bearer, Refresh or Apitoken credentials first.',
       );
     default:
       throw unauthenticated(`Unsupported authentication scheme '${first.scheme}'.`);

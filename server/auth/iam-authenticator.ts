@@ -1,4 +1,4 @@
-/** The Authenticator of the HTTP layer: Basic, Bearer and Refresh credentials, then an optional RunAs. */
+/** The Authenticator of the HTTP layer: Basic, Bearer, Refresh and Apitoken credentials, then an optional RunAs. */
 import type { Principal } from '../../shared/auth';
 import type { Authenticator, CredentialsInput } from './authenticator';
 import { parseAuthorization } from './authorization-header';
@@ -8,6 +8,7 @@ export interface IdentityProvider {
   verifyPassword(username: string, password: string, ip?: string): Promise<Principal>;
   principalFromAccessToken(token: string): Promise<Principal>;
   principalFromRefreshToken(token: string): Promise<Principal>;
+  principalFromApiToken(token: string): Promise<Principal>;
   runAs(caller: Principal, username: string): Promise<Principal>;
 }
 
@@ -25,6 +26,9 @@ export function createIamAuthenticator(identity: IdentityProvider): Authenticato
           break;
         case 'refresh':
           principal = await identity.principalFromRefreshToken(primary.token);
+          break;
+        case 'apitoken':
+          principal = await identity.principalFromApiToken(primary.token);
           break;
       }
       return runAs === undefined ? principal : identity.runAs(principal, runAs);

@@ -3,6 +3,7 @@ import type { Principal } from '../../shared/auth';
 import { isPipeworkError } from '../../shared/errors';
 import type { AccessTokens } from './access-tokens';
 import { OAuthError, invalidUserCredentials } from './oauth-error';
+import { type ApiTokenGrant, ApiTokenStore, apiTokenSessionId } from './api-tokens';
 import type { RefreshGrant, RefreshTokenStore } from './refresh-tokens';
 
 /** Keycloak's token response. */
@@ -20,6 +21,7 @@ export interface TokenResponse {
 export interface TokenServiceDeps {
   accessTokens: AccessTokens;
   refreshTokens: RefreshTokenStore;
+  apiTokens: ApiTokenStore;
   authenticateClient(clientId: string, secret: string | undefined): Promise<boolean>;
   verifyPassword(username: string, password: string, ip?: string): Promise<Principal>;
   principalByUuid(uuid: string): Promise<Principal | null>;
@@ -100,6 +102,9 @@ export class TokenService {
   ): Promise<TokenResponse> {
     const clientId = await this.checkClient(input);
     if (!input.refreshToken) throw new OAuthError('invalid_request', 'Missing parameter: refresh_token', 400);
+    if (ApiTokenStore.isApiToken(input.refreshToken)) {
+      return this.apiTokenGrant(input.refreshToken, clientId, input.scope?.trim() || DEFAULT_SCOPE);
+    }
     const { refreshTokens } = this.deps;
     // Check the user before spending the token: a refusal (a lock) must leave the session usable later.
     const current = await refreshTokens.use(input.refreshToken, { rotate: false, clientId });
@@ -115,6 +120,44 @@ export class TokenService {
     }
     const grant = await refreshTokens.use(input.refreshToken, { rotate: true, clientId });
     return this.respond(principal, grant, input.scope?.trim() || DEFAULT_SCOPE);
+  }
+
+  /**
+   * An API token in place of a refresh token: a fresh access token whose session is the API token (revoking
+   * it ends them too); the API token itself is not rotated (an offline token) and comes back as it was.
+   */
+  private async apiTokenGrant(apiToken: string, clientId: string, scope: string): Promise<TokenResponse> {
+    let principal: Principal;
+    let grant: ApiTokenGrant;
+    try {
+      grant = await this.deps.apiTokens.verify(apiToken);
+      const found = await this.deps.principalByUuid(grant.userUuid);
+      if (!found) throw new OAuthError('invalid_grant', 'Invalid refresh token', 400);
+      await this.deps.assertNotLocked(found.username);
+      principal = found;
+    } catch (error) {
+      if (isPipeworkError(error) && error.code === 'UNAUTHENTICATED') {
+        throw new OAuthError('invalid_grant', 'Token is not active', 400);
+      }
+      throw asOAuthError(error);
+    }
+    const sessionId = apiTokenSessionId(grant.uuid);
+    const access = await this.deps.accessTokens.sign(principal, {
+      clientId,
+      sessionId,
+      scope,
+      notAfter: Math.floor(grant.expires / 1000),
+    });
+    return {
+      access_token: access.token,
+      expires_in: access.expiresIn,
+      refresh_expires_in: grant.expiresIn,
+      refresh_token: apiToken,
+      token_type: 'Bearer',
+      'not-before-policy': 0,
+      session_state: sessionId,
+      scope,
+    };
   }
 
   /** Ends the session of a refresh token (`iam.token.logout`). */

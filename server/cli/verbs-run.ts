@@ -21,9 +21,14 @@ function readFileOrStdin(file: string): Buffer {
   }
 }
 
+/** A null result: `200` with an empty body and no type (older servers answered `204`). */
+function isEmptyAnswer(response: CliResponse): boolean {
+  return response.status === 204 || (response.bytes.length === 0 && response.contentType === '');
+}
+
 /** Prints a command's or pipeline's answer: JSON pretty, text with a final newline, bytes as they are. */
 export function printResponse(ctx: VerbContext, response: CliResponse): void {
-  if (response.status === 204) {
+  if (isEmptyAnswer(response)) {
     if (ctx.out.json) ctx.out.data(null);
     return;
   }

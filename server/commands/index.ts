@@ -8,6 +8,7 @@ import { pdfCommands } from './pdf';
 import { cacheCommands } from './cache';
 import { cryptoCommands } from './crypto';
 import { configCommands } from './config';
+import { serverInfoCommands } from './server';
 import { eventCommands } from './event';
 import { flowCommands } from './flow';
 import { httpCommands } from './http';
@@ -33,6 +34,7 @@ export const serverCommands: CommandDefinition<ServerServices>[] = [
   ...cacheCommands,
   ...cryptoCommands,
   ...configCommands,
+  ...serverInfoCommands,
   ...scriptCommands,
   ...httpCommands,
   ...sqlCommands,

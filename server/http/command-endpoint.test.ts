@@ -75,10 +75,11 @@ describe('the command endpoints', () => {
     expect(response.json).toBe(42);
   });
 
-  it('answers 204 when the result is null', async () => {
+  it('answers 200 with an empty body and no type when the result is null', async () => {
     const response = await call('/api/v3/command/set.body?value=null');
-    expect(response.status).toBe(204);
+    expect(response.status).toBe(200);
     expect(response.text).toBe('');
+    expect(response.headers.get('content-type')).toBeNull();
   });
 
   it('serves the pipeline schema without credentials under every name', async () => {

@@ -9,6 +9,7 @@ import { PipeworkError } from '../../shared/errors';
 import type { DriveFile } from '../drive';
 import type { ServerServices } from '../services';
 import { commandNameOf } from './command-routes';
+import { isMultipart } from './multipart';
 import { hasRawBody, streamedCommandCall } from './streamed-command';
 
 const STREAMED = new Set(['drive.save', 'drive.read']);
@@ -65,7 +66,9 @@ export function driveStreamHandler(services: ServerServices): RequestHandler {
   return async (req, res, next) => {
     const name = commandNameOf(req);
     if (name === undefined || !STREAMED.has(name)) return next();
-    if (name === 'drive.save' && (req.method !== 'POST' || !hasRawBody(req))) return next();
+    // A multipart upload is a content collection: the command route reads it.
+    if (name === 'drive.save' && (req.method !== 'POST' || !hasRawBody(req) || isMultipart(req)))
+      return next();
     if (name === 'drive.read' && req.method !== 'GET' && req.method !== 'HEAD') return next();
     try {
       const { principal, params } = streamedCommandCall(services, name, req, res);

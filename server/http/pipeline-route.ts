@@ -1,7 +1,8 @@
 /** Endpoint 4: `POST /api/v3/pipeline` runs a pipeline sent as YAML, JSON or a one-line URI. */
 import type { RequestHandler } from 'express';
 import { PipeworkError } from '../../shared/errors';
-import { pipelineKindFromContentType } from '../../shared/pipeline';
+import { type PipelineScript, parsePipelineForm, pipelineKindFromContentType } from '../../shared/pipeline';
+import { readContentCollection } from './multipart';
 import type { ServerServices } from '../services';
 import { executePipeline } from '../pipeline/execute-pipeline';
 import { parsePipelineCached } from '../pipeline/parsed-pipelines';
@@ -12,15 +13,35 @@ import { sendResult } from './send-result';
 export function pipelineHandler(services: ServerServices): RequestHandler {
   return async (req, res, next) => {
     try {
-      const kind = pipelineKindFromContentType(req.headers['content-type']);
+      const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+      const form = type === 'application/x-www-form-urlencoded';
+      const kind =
+        form || type === 'multipart/form-data'
+          ? 'uri'
+          : pipelineKindFromContentType(req.headers['content-type']);
       if (!kind) {
         throw new PipeworkError(
           'UNSUPPORTED_MEDIA_TYPE',
-          `A pipeline is sent as application/yaml, application/json or text/plain (a pipeline URI), not ${req.headers['content-type']}.`,
+          `A pipeline is sent as application/yaml, application/json, application/x-www-form-urlencoded, ` +
+            `multipart/form-data or text/plain (a pipeline URI), not ${req.headers['content-type']}.`,
         );
       }
-      const text = (await readBody(req, services.config.limits.pipelineBodyBytes)).toString('utf8');
-      const script = parsePipelineCached(text, kind);
+      let script: PipelineScript;
+      if (type === 'multipart/form-data') {
+        // A `pipeline` part (YAML) and `file` parts, which become the body as a content collection.
+        const { files, fields } = await readContentCollection(req, services.config.limits.commandBodyBytes);
+        if (fields.pipeline === undefined) {
+          throw new PipeworkError('PARAM_INVALID', "The multipart body has no part named 'pipeline'.", {
+            parameter: 'pipeline',
+          });
+        }
+        const parsed = parsePipelineCached(fields.pipeline, 'yaml');
+        script = files.length === 0 ? parsed : { ...parsed, body: files };
+      } else {
+        const text = (await readBody(req, services.config.limits.pipelineBodyBytes)).toString('utf8');
+        // The real product's url-encoded form (`datetime=format:dd.MM.YY&set.body=...`); text/plain is our URI.
+        script = form ? parsePipelineForm(text) : parsePipelineCached(text, kind);
+      }
       const trace = req.query.trace === 'true' || req.query.trace === '';
       const result = await executePipeline(services, script, {
         principal: res.locals.principal,

@@ -5,6 +5,7 @@ import type { JsonSchema } from '../../shared/commands';
 import { PipeworkError } from '../../shared/errors';
 import { BinaryContent } from '../../shared/values';
 import { parseJsonBody } from './json-body';
+import { isMultipart, readContentCollection } from './multipart';
 import { readBody } from './read-body';
 
 export interface CommandRequest {
@@ -83,6 +84,26 @@ function fileNameOf(req: Request): string | undefined {
 }
 
 /**
+ * A JSON object body's fields that name declared parameters fill the parameters the query leaves out, as the
+ * real product's service client sends them (`iam.token` with `{"username": ..., "password": ...}`). The
+ * body stays the input too.
+ */
+export function withBodyFields(
+  params: Record<string, unknown>,
+  body: unknown,
+  contract: CommandContract,
+): Record<string, unknown> {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return params;
+  const filled = { ...params };
+  for (const [name, value] of Object.entries(body as Record<string, unknown>)) {
+    if (Object.hasOwn(contract.parameters, name) && filled[name] === undefined && value !== null) {
+      filled[name] = value;
+    }
+  }
+  return filled;
+}
+
+/**
  * GET: parameters from the query. POST: a form body adds parameters; any other body is the input
  * (JSON parsed, text as text, anything else as bytes with its mime type).
  */
@@ -93,6 +114,11 @@ export async function readCommandRequest(
 ): Promise<CommandRequest> {
   const query = req.query as RawParams;
   if (req.method !== 'POST') return { params: normalizeParams(query, contract), input: null };
+  if (isMultipart(req)) {
+    // Every `file` part becomes an entry of a content collection; text fields fill parameters like a form.
+    const { files, fields } = await readContentCollection(req, limit);
+    return { params: normalizeParams(mergeParams(query, fields), contract), input: files };
+  }
   const bytes = await readBody(req, limit);
   const type = mediaType(req);
   if (type === 'application/x-www-form-urlencoded') {
@@ -103,8 +129,10 @@ export async function readCommandRequest(
   }
   const params = normalizeParams(query, contract);
   if (bytes.length === 0) return { params, input: null };
-  if (type === 'application/json' || type.endsWith('+json'))
-    return { params, input: parseJsonBody(bytes.toString('utf8')) };
+  if (type === 'application/json' || type.endsWith('+json')) {
+    const input = parseJsonBody(bytes.toString('utf8'));
+    return { params: withBodyFields(params, input, contract), input };
+  }
   if (
     type === '' ||
     type.startsWith('text/') ||

@@ -6,10 +6,15 @@ import { describeJsonRefusal, isBinaryContent, stringifyBounded } from '../../sh
 /** The largest JSON answer: past it, LIMIT_EXCEEDED instead of a server that runs out of memory. */
 export const MAX_RESPONSE_JSON_CHARS = 64 * 1024 * 1024;
 
-/** JSON for objects, arrays, numbers and booleans; text for strings; bytes as they are; 204 for nothing. */
+/**
+ * JSON for objects, arrays, numbers and booleans; text for strings; bytes as they are. Nothing (null) is
+ * `200` with an empty body and no `Content-Type`, as the real product answers: its clients treat every other
+ * status as a failure. (An empty string is `text/plain` with an empty body.)
+ */
 export function sendResult(res: Response, value: unknown): void {
   if (value === null || value === undefined) {
-    res.status(204).end();
+    res.status(200).setHeader('Content-Length', '0');
+    res.end();
     return;
   }
   if (typeof value === 'string') {

@@ -37,6 +37,7 @@ const USER_PERMISSIONS = [
   'CAN_PIPE_property.schema.delete',
   'CAN_PIPE_property.delete',
   'CAN_PIPE_iam.token*',
+  'CAN_PIPE_iam.apitoken*',
   CAN_RUN_AS_TARGET,
 ];
 

@@ -3,6 +3,7 @@ import type { Principal } from '../../shared/auth';
 import { ROLE_USER } from '../../shared/auth';
 import { PipeworkError } from '../../shared/errors';
 import { AccessTokens } from '../auth/access-tokens';
+import { ApiTokenStore, apiTokenSessionId } from '../auth/api-tokens';
 import type { Authenticator } from '../auth/authenticator';
 import { type IdentityProvider, createIamAuthenticator } from '../auth/iam-authenticator';
 import { OAuthError } from '../auth/oauth-error';
@@ -75,6 +76,10 @@ export interface CreateUserInput {
 export interface IamService extends IdentityProvider {
   readonly authenticator: Authenticator;
   readonly tokens: TokenService;
+  /** Long-lived API tokens (`iam.apitoken*`). */
+  readonly apiTokens: ApiTokenStore;
+  /** Revokes an API token here and on every instance, with the access tokens obtained through it. */
+  revokeApiToken(uuid: string): Promise<boolean>;
   readonly users: UserDirectory;
   readonly roles: RoleDirectory;
   readonly groups: GroupDirectory;
@@ -166,6 +171,8 @@ export async function createIamService(
     (familyId) => feed.publish({ kind: 'revoked', familyId }),
   );
 
+  const apiTokens = new ApiTokenStore(sql, now);
+
   const signingKey = await sql.exclusive('iam.start', async () => {
     await bootstrapIam({ sql, config, logger, roles, users, hasher, announce: options.announce });
     return loadOrCreateSigningKey(sql);
@@ -173,7 +180,11 @@ export async function createIamService(
   /** Re-reads everything kept in memory. */
   const reload = async () => {
     resolver.invalidate();
-    await Promise.all([roles.reloadNames(), bruteForce.load(), refreshTokens.load()]);
+    const loadRevoked = async () => {
+      await refreshTokens.load();
+      for (const id of await apiTokens.revokedSessionIds()) refreshTokens.revokedElsewhere(id);
+    };
+    await Promise.all([roles.reloadNames(), bruteForce.load(), loadRevoked()]);
   };
   await reload();
   await refreshTokens.purgeExpired();
@@ -260,6 +271,7 @@ export async function createIamService(
   }
 
   async function principalFromRefreshToken(token: string): Promise<Principal> {
+    if (ApiTokenStore.isApiToken(token)) return principalFromApiToken(token);
     let userUuid: string;
     try {
       userUuid = (await refreshTokens.use(token, { rotate: false })).userUuid;
@@ -269,6 +281,14 @@ export async function createIamService(
     }
     const principal = await principalByUuid(userUuid);
     if (!principal) throw unauthenticated('Invalid refresh token');
+    await bruteForce.assertNotLockedCheaply(principal.username);
+    return principal;
+  }
+
+  async function principalFromApiToken(token: string): Promise<Principal> {
+    const grant = await apiTokens.verify(token);
+    const principal = await principalByUuid(grant.userUuid);
+    if (!principal) throw unauthenticated('Invalid, expired or revoked API token.');
     await bruteForce.assertNotLockedCheaply(principal.username);
     return principal;
   }
@@ -283,11 +303,13 @@ export async function createIamService(
     verifyPassword,
     principalFromAccessToken,
     principalFromRefreshToken,
+    principalFromApiToken,
     runAs,
   };
   const tokens = new TokenService({
     accessTokens,
     refreshTokens,
+    apiTokens,
     authenticateClient: (id, secret) => clients.authenticate(id, secret),
     verifyPassword,
     principalByUuid,
@@ -298,6 +320,15 @@ export async function createIamService(
     ...identity,
     authenticator: createIamAuthenticator(identity),
     tokens,
+    apiTokens,
+    async revokeApiToken(uuid) {
+      const revoked = await apiTokens.revoke(uuid);
+      if (revoked) {
+        refreshTokens.revokedElsewhere(apiTokenSessionId(uuid));
+        feed.publish({ kind: 'revoked', familyId: apiTokenSessionId(uuid) });
+      }
+      return revoked;
+    },
     users,
     roles,
     groups,

@@ -175,5 +175,44 @@ export function runIamStoreContract(name: string, open: () => Promise<IamDatabas
         );
         again.close();
       }));
+
+    it('API tokens: stored as digests, refused once revoked or expired, also on another instance', () =>
+      withDatabase(async (db) => {
+        let clock = Date.now();
+        const a = await iamOn(db, { now: () => clock });
+        const b = await iamOn(db, { now: () => clock });
+        const jo = await a.createUser({ username: 'jo', password: 'jo-pw' });
+        const kept = await a.apiTokens.create(jo.uuid, { name: 'ci', days: 1 });
+        const revoked = await a.apiTokens.create(jo.uuid, { name: 'old' });
+        const stored = await db.port().all<{ token_hash: string }>('SELECT token_hash FROM iam_api_token');
+        expect(stored.map((row) => row.token_hash)).not.toContain(kept.token);
+        expect((await b.principalFromApiToken(kept.token)).username).toBe('jo');
+        const access = await b.tokens.refreshGrant({ clientId: 'cli', refreshToken: revoked.token });
+        expect((await a.principalFromAccessToken(access.access_token)).username).toBe('jo');
+        expect(await a.revokeApiToken(revoked.uuid)).toBe(true);
+        await expect(b.principalFromApiToken(revoked.token)).rejects.toMatchObject({
+          code: 'UNAUTHENTICATED',
+        });
+        await expect(
+          b.tokens.refreshGrant({ clientId: 'cli', refreshToken: revoked.token }),
+        ).rejects.toMatchObject({ error: 'invalid_grant' });
+        // The access token got with it ends too, on this instance and after a restart of the other.
+        await expect(a.principalFromAccessToken(access.access_token)).rejects.toMatchObject({
+          code: 'UNAUTHENTICATED',
+        });
+        b.close();
+        const restarted = await iamOn(db, { now: () => clock });
+        await expect(restarted.principalFromAccessToken(access.access_token)).rejects.toMatchObject({
+          code: 'UNAUTHENTICATED',
+        });
+        expect((await restarted.apiTokens.list(jo.uuid)).map((t) => t.name)).toEqual(['ci']);
+        clock += 86_400_000 + 1;
+        await expect(restarted.principalFromApiToken(kept.token)).rejects.toMatchObject({
+          code: 'UNAUTHENTICATED',
+        });
+        expect(await restarted.apiTokens.list(jo.uuid)).toEqual([]);
+        a.close();
+        restarted.close();
+      }));
   });
 }

@@ -113,4 +113,23 @@ export const IAM_MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 2,
+    description: 'API tokens (stored as digests)',
+    up(db) {
+      db.exec(`
+        CREATE TABLE iam_api_token (
+          uuid TEXT PRIMARY KEY,
+          token_hash TEXT NOT NULL UNIQUE,
+          user_uuid TEXT NOT NULL REFERENCES iam_user (uuid) ON DELETE CASCADE,
+          name TEXT NOT NULL,
+          created INTEGER NOT NULL,
+          expires INTEGER NOT NULL,
+          last_used INTEGER,
+          revoked INTEGER
+        );
+        CREATE INDEX iam_api_token_user ON iam_api_token (user_uuid);
+      `);
+    },
+  },
 ];

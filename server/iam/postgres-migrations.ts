@@ -119,4 +119,21 @@ export const POSTGRES_IAM_MIGRATIONS: readonly PostgresMigration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    description: 'API tokens (stored as digests)',
+    sql: `
+      CREATE TABLE iam_api_token (
+        uuid text PRIMARY KEY,
+        token_hash text NOT NULL UNIQUE,
+        user_uuid text NOT NULL REFERENCES iam_user (uuid) ON DELETE CASCADE,
+        name text NOT NULL,
+        created bigint NOT NULL,
+        expires bigint NOT NULL,
+        last_used bigint,
+        revoked bigint
+      );
+      CREATE INDEX iam_api_token_user ON iam_api_token (user_uuid);
+    `,
+  },
 ];

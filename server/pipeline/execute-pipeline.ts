@@ -18,6 +18,8 @@ export interface ExecuteOptions {
    * its user's run slots (`fairness/run-slots.ts`), waiting fairly for one when all are taken.
    */
   topLevel?: boolean;
+  /** The one command a caller without credentials may run (the public token commands). */
+  publicCommand?: string;
 }
 
 /** Builds a run's `prepareStep` over its own table of prefetched URIs (`server/uri/prefetch-uris.ts`). */
@@ -65,7 +67,13 @@ function runOnServer(
     principal: options.principal,
     utilities: utilitiesFor(services, prefetched),
     prepareStep: stepPreparer?.(services, prefetched),
-    authorize: authorizeCommand,
+    authorize:
+      options.publicCommand === undefined
+        ? authorizeCommand
+        : (principal, contract) => {
+            if (principal === null && contract.name === options.publicCommand) return;
+            authorizeCommand(principal, contract);
+          },
     limits: { maxSteps: config.limits.pipelineSteps, maxMillis },
     trace: options.trace,
     request: options.request,

@@ -165,15 +165,43 @@ export class PropertyService {
     return property;
   }
 
+  /** The property with this uuid, read with the principal's rights; PROPERTY_NOT_FOUND when there is none. */
+  async getByUuid(principal: Principal | null, uuid: string): Promise<Property> {
+    const key = await this.store.keyOfUuid(uuid);
+    if (key === undefined) throw notFound(`uuid:${uuid}`);
+    return this.get(principal, key);
+  }
+
   async exists(principal: Principal | null, rawKey: unknown): Promise<boolean> {
     const key = normalizePropertyKey(rawKey);
     this.access.assertRead(principal, key);
     return (await this.store.get(key)) !== undefined;
   }
 
-  /** Properties matching `pattern` (default everything) that the principal may read, in key order. */
-  async list(principal: Principal | null, pattern: unknown = '**', limit?: number): Promise<Property[]> {
-    return this.store.list({ ...this.readQuery(principal, pattern), limit });
+  /**
+   * Properties matching `pattern` (default everything) that the principal may read, in key order; keys
+   * matching one of `excludePatterns` are left out, then `offset` skips and `limit` bounds the page.
+   */
+  async list(
+    principal: Principal | null,
+    pattern: unknown = '**',
+    limit?: number,
+    page: { offset?: number; excludePatterns?: readonly unknown[] } = {},
+  ): Promise<Property[]> {
+    const query = this.readQuery(principal, pattern);
+    const excluded = (page.excludePatterns ?? []).map((p) => compileKeyPattern(p));
+    const readable = query.filter;
+    const filter =
+      excluded.length === 0
+        ? readable
+        : (key: string) => (!readable || readable(key)) && !excluded.some((p) => p.matches(key));
+    const offset = page.offset ?? 0;
+    const listed = await this.store.list({
+      ...query,
+      filter,
+      limit: limit === undefined ? undefined : offset + limit,
+    });
+    return offset === 0 ? listed : listed.slice(offset);
   }
 
   async keys(principal: Principal | null, pattern: unknown = '**'): Promise<string[]> {

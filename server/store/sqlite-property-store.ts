@@ -89,6 +89,7 @@ export class SqlitePropertyStore implements PropertyStore, SyncPropertyReader, S
       ).pluck(),
       keysOpen: prepare<string>(`SELECT key FROM property WHERE key >= ? AND ${LIVE} ORDER BY key`).pluck(),
       liveKey: prepare<string>(`SELECT key FROM property WHERE key = ? AND ${LIVE}`).pluck(),
+      keyOfUuid: prepare<string>(`SELECT key FROM property WHERE uuid = ? AND ${LIVE}`).pluck(),
       insert: db.prepare(
         `INSERT INTO property (uuid, key, value, type, created, updated, ttl, expires_at, default_value, version, author)
          VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?, 1, ?)`,
@@ -197,6 +198,9 @@ export class SqlitePropertyStore implements PropertyStore, SyncPropertyReader, S
   }
   async list(query: PropertyQuery): Promise<Property[]> {
     return this.listSync(query);
+  }
+  async keyOfUuid(uuid: string): Promise<string | undefined> {
+    return this.stmt.keyOfUuid.get(uuid, this.clock()) as string | undefined;
   }
   async keys(query: PropertyQuery): Promise<string[]> {
     return this.keysSync(query);

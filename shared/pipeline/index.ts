@@ -11,6 +11,7 @@ export { PIPELINE_LIMITS } from './limits';
 export { parsePipeline, pipelineKindFromContentType } from './parse-pipeline';
 export { parsePipelineJson } from './parse-json';
 export { parsePipelineUri } from './parse-uri';
+export { formPipelineDocument, parsePipelineForm } from './parse-form';
 export { parsePipelineYaml } from './parse-yaml';
 export { locateInParameter, locateInScalar, locateInSection } from './locate';
 export {

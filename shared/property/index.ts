@@ -12,6 +12,7 @@ export {
   parentKeyOf,
   nameOfKey,
   checkAttachmentName,
+  instancePathOf,
 } from './property-key';
 export {
   compileKeyPattern,

@@ -64,13 +64,30 @@ export function segmentProblem(segment: string): string | undefined {
 }
 
 /**
+ * The instance prefix listings put before a key in `path` (`/pipeforce/<instance>/global/...`, as the real
+ * product lists them): accepted back and removed, so a client may send a listed path as it got it.
+ */
+export const INSTANCE_PREFIX_ROOT = 'pipeforce';
+
+function withoutInstancePrefix(key: string): string {
+  if (!key.startsWith(`${INSTANCE_PREFIX_ROOT}/`)) return key;
+  const second = key.indexOf('/', INSTANCE_PREFIX_ROOT.length + 1);
+  return second < 0 ? key : key.slice(second + 1);
+}
+
+/** The `path` of a key as listings show it: with the instance prefix. */
+export function instancePathOf(key: string, instance: string): string {
+  return `/${INSTANCE_PREFIX_ROOT}/${instance}/${key}`;
+}
+
+/**
  * Checks a key and returns its parts. A leading `/` is tolerated and removed; everything else that breaks
  * a rule is KEY_INVALID: unknown root, empty, `.` or `..` segment, other characters, over 1,024 characters,
  * or a root with nothing below it.
  */
 export function parsePropertyKey(raw: unknown): ParsedPropertyKey {
   if (typeof raw !== 'string') throw invalid(raw, 'a key is a string');
-  const key = raw.startsWith('/') ? raw.slice(1) : raw;
+  const key = withoutInstancePrefix(raw.startsWith('/') ? raw.slice(1) : raw);
   if (key.length === 0) throw invalid(raw, 'the key is empty');
   if (key.length > MAX_KEY_LENGTH) throw invalid(raw, `longer than ${MAX_KEY_LENGTH} characters`);
   const segments = key.split('/');

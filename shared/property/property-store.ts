@@ -66,6 +66,8 @@ export interface PropertyStore {
   list(query: PropertyQuery): Promise<Property[]>;
   /** Their keys only. */
   keys(query: PropertyQuery): Promise<string[]>;
+  /** The key of the live property with this uuid (for `/api/v3/pipeline:uuid:<uuid>`). */
+  keyOfUuid(uuid: string): Promise<string | undefined>;
   /**
    * The next level below `parent` (a folder key, or null for the top level): keys of properties as they
    * are, sub-folders with a trailing `/`; a name that is both appears twice. Only inside `scope`.

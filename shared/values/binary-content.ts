@@ -25,3 +25,11 @@ export class BinaryContent {
 export function isBinaryContent(value: unknown): value is BinaryContent {
   return value instanceof BinaryContent;
 }
+
+/**
+ * A content collection (a list of content objects, e.g. a multipart upload) that holds exactly one entry is
+ * that entry where one content is expected (`drive.save`, `pdf.stamp`); anything else is returned as it is.
+ */
+export function singleContentOf(value: unknown): unknown {
+  return Array.isArray(value) && value.length === 1 && isBinaryContent(value[0]) ? value[0] : value;
+}

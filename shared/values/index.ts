@@ -1,4 +1,4 @@
-export { BinaryContent, isBinaryContent } from './binary-content';
+export { BinaryContent, isBinaryContent, singleContentOf } from './binary-content';
 export { jsonDepthExceeds } from './json-depth';
 export { stringifyBounded, describeJsonRefusal, type BoundedJson } from './bounded-json';
 export { textPosition } from './text-position';

@@ -1,7 +1,7 @@
 /** What the drive.* commands share: the service, the path parameters, and how a body becomes file content. */
 import type { CommandContext, JsonSchema } from '../../../shared/commands';
 import { PipeworkError } from '../../../shared/errors';
-import { isBinaryContent, stringifyBounded } from '../../../shared/values';
+import { isBinaryContent, singleContentOf, stringifyBounded } from '../../../shared/values';
 import type { DriveService } from '../../drive';
 import type { ServerServices } from '../../services';
 
@@ -31,7 +31,8 @@ export function pathOf(ctx: DriveContext, name = 'path'): string {
 }
 
 /** The input body as bytes to store: bytes as they are, text as UTF-8, anything else as JSON text. */
-export function bytesOfBody(body: unknown, limit: number): Uint8Array {
+export function bytesOfBody(input: unknown, limit: number): Uint8Array {
+  const body = singleContentOf(input);
   if (body === null || body === undefined)
     throw new PipeworkError('BAD_REQUEST', 'There is no content to save: the input body is empty.');
   if (isBinaryContent(body)) return body.data;

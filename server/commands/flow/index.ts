@@ -3,6 +3,7 @@ import type { CommandDefinition } from '../../../shared/commands';
 import type { ServerServices } from '../../services';
 import { call } from './call';
 import { macro, macroRun } from './macro';
+import { pipelineGet } from './pipeline-get';
 import { pipelineRun, pipelineStart } from './pipeline-start';
 import { switchCommand } from './switch';
 
@@ -13,4 +14,5 @@ export const flowCommands: CommandDefinition<ServerServices>[] = [
   call,
   macro,
   macroRun,
+  pipelineGet,
 ];

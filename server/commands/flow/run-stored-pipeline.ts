@@ -9,7 +9,7 @@ import { PipeworkError, isPipeworkError } from '../../../shared/errors';
 import { containsExpression } from '../../../shared/pel';
 import type { PipelineScript } from '../../../shared/pipeline';
 import { parsePipelineCached } from '../../pipeline/parsed-pipelines';
-import { isJsonType } from '../../../shared/property';
+import { type Property, isJsonType } from '../../../shared/property';
 import type { Cancellation } from '../../../shared/runner';
 import { executePipeline } from '../../pipeline/execute-pipeline';
 import { readStoredCode } from '../../pipeline/stored-code-run-as';
@@ -55,7 +55,12 @@ async function loadScript(
   key: string,
   parameter: string,
 ): Promise<PipelineScript> {
-  const property = await ctx.services.properties.get(ctx.principal, key);
+  return scriptOfProperty(await ctx.services.properties.get(ctx.principal, key), parameter);
+}
+
+/** A stored pipeline property parsed (JSON or YAML by its type); PIPELINE_SYNTAX naming it when it cannot be. */
+export function scriptOfProperty(property: Property, parameter: string): PipelineScript {
+  const key = property.key;
   const type = property.type ?? 'text/plain';
   if (/javascript|python|groovy/i.test(type)) {
     throw new PipeworkError(

@@ -1,6 +1,9 @@
 /** Every iam.* command, for the server's command list. */
 import type { CommandDefinition } from '../../../shared/commands';
 import type { ServerServices } from '../../services';
+import { iamApitoken } from './apitoken';
+import { iamApitokenList } from './apitoken-list';
+import { iamApitokenRevoke } from './apitoken-revoke';
 import { iamBruteforceRelease } from './bruteforce-release';
 import { iamBruteforceStatus } from './bruteforce-status';
 import { iamGroupAddRoles } from './group-add-roles';
@@ -57,6 +60,9 @@ export const iamCommands: CommandDefinition<ServerServices>[] = [
   iamToken,
   iamTokenRefresh,
   iamTokenLogout,
+  iamApitoken,
+  iamApitokenList,
+  iamApitokenRevoke,
   iamBruteforceStatus,
   iamBruteforceRelease,
 ];

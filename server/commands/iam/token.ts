@@ -1,7 +1,8 @@
 /** `iam.token`: exchanges a username and password for tokens, exactly as the token endpoint does. */
 import { defineCommand } from '../../../shared/commands';
 import type { ServerServices } from '../../services';
-import { callerOf, iamOf, requiredString, stringParam } from './iam-command-support';
+import { iamOf, requiredString, stringParam } from './iam-command-support';
+import { bruteForceAddressOf } from './token-caller';
 import { asCommandError } from './oauth-failure';
 
 export const iamToken = defineCommand<ServerServices>(
@@ -27,8 +28,7 @@ export const iamToken = defineCommand<ServerServices>(
         clientId: stringParam(ctx, 'clientId') ?? 'cli',
         username: requiredString(ctx, 'username'),
         password: requiredString(ctx, 'password'),
-        // The caller stands in for the client address: guesses looped in a pipeline are slowed like a sprayer's.
-        ip: `caller:${callerOf(ctx).uuid}`,
+        ip: bruteForceAddressOf(ctx),
       });
     } catch (error) {
       throw asCommandError(error);

@@ -1,10 +1,11 @@
 /** Reading the input PDF of a pdf.* command: bytes that are a PDF, loaded with @cantoo/pdf-lib, or a clear error. */
 import { PDFDocument } from '@cantoo/pdf-lib';
 import { PipeworkError } from '../../../shared/errors';
-import { isBinaryContent } from '../../../shared/values';
+import { isBinaryContent, singleContentOf } from '../../../shared/values';
 
 /** The input body's bytes: a file (BinaryContent) or raw bytes; anything else is not a PDF. */
-export function pdfBytesOf(input: unknown): { data: Uint8Array; name?: string } {
+export function pdfBytesOf(body: unknown): { data: Uint8Array; name?: string } {
+  const input = singleContentOf(body);
   if (isBinaryContent(input)) return { data: input.data, name: input.name };
   if (input instanceof Uint8Array) return { data: input };
   const what =

@@ -3,19 +3,20 @@ import { defineCommand } from '../../../shared/commands';
 import { BinaryContent } from '../../../shared/values';
 import type { ServerServices } from '../../services';
 import { nameOf } from './attachment-support';
-import { ATTACHMENT_NAME, KEY, integerParam, propertiesOf } from './property-command-support';
+import { ATTACHMENT_NAME, KEY_OR_PATH, keyOf, integerParam, propertiesOf } from './property-command-support';
 
 export const propertyAttachmentChunkGet = defineCommand<ServerServices>(
   {
     name: 'property.attachment.chunk.get',
+    aliases: ['property.attachment.chunk.content'],
     summary:
       'Returns the content of one chunk (index, default 0) as bytes; nothing when the chunk does not exist.',
     parameters: {
-      key: KEY,
+      ...KEY_OR_PATH,
       name: ATTACHMENT_NAME,
       index: { type: 'integer', minimum: 0, default: 0, description: 'The chunk to return.' },
     },
-    required: ['key', 'name'],
+    required: ['name'],
     input: 'any',
     output: 'bytes',
     examples: [
@@ -28,10 +29,10 @@ export const propertyAttachmentChunkGet = defineCommand<ServerServices>(
   },
   async (ctx) => {
     const service = propertiesOf(ctx).attachments;
-    const attachment = await service.get(ctx.principal, ctx.params.key, nameOf(ctx));
+    const attachment = await service.get(ctx.principal, keyOf(ctx), nameOf(ctx));
     const data = await service.readChunk(
       ctx.principal,
-      ctx.params.key,
+      keyOf(ctx),
       nameOf(ctx),
       integerParam(ctx, 'index') ?? 0,
     );

@@ -3,7 +3,7 @@ import { defineCommand } from '../../../shared/commands';
 import { PipeworkError } from '../../../shared/errors';
 import type { ServerServices } from '../../services';
 import { contentOf, nameOf } from './attachment-support';
-import { ATTACHMENT_NAME, KEY, integerParam, propertiesOf } from './property-command-support';
+import { ATTACHMENT_NAME, KEY_OR_PATH, keyOf, integerParam, propertiesOf } from './property-command-support';
 
 export const propertyAttachmentChunkPut = defineCommand<ServerServices>(
   {
@@ -11,7 +11,7 @@ export const propertyAttachmentChunkPut = defineCommand<ServerServices>(
     summary: 'Adds a chunk of data to an attachment (created when missing); with index, replaces that chunk.',
     description: 'Large content goes in as several calls, each within the command body limit.',
     parameters: {
-      key: KEY,
+      ...KEY_OR_PATH,
       name: ATTACHMENT_NAME,
       index: {
         type: 'integer',
@@ -20,7 +20,7 @@ export const propertyAttachmentChunkPut = defineCommand<ServerServices>(
       },
       content: { type: 'string', description: 'The chunk as text; when absent, the input body is used.' },
     },
-    required: ['key', 'name'],
+    required: ['name'],
     input: 'bytes',
     output: 'json',
     examples: [
@@ -39,7 +39,7 @@ export const propertyAttachmentChunkPut = defineCommand<ServerServices>(
       });
     return propertiesOf(ctx).attachments.putChunk(
       ctx.principal,
-      ctx.params.key,
+      keyOf(ctx),
       nameOf(ctx),
       content.data,
       integerParam(ctx, 'index'),

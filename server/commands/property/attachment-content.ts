@@ -4,7 +4,7 @@ import { PipeworkError } from '../../../shared/errors';
 import { BinaryContent } from '../../../shared/values';
 import type { ServerServices } from '../../services';
 import { nameOf } from './attachment-support';
-import { ATTACHMENT_NAME, KEY, propertiesOf } from './property-command-support';
+import { ATTACHMENT_NAME, KEY_OR_PATH, keyOf, propertiesOf } from './property-command-support';
 
 export const propertyAttachmentContent = defineCommand<ServerServices>(
   {
@@ -14,8 +14,8 @@ export const propertyAttachmentContent = defineCommand<ServerServices>(
       'Called directly (GET /api/v3/command/property.attachment.content?key=..&name=..) the content is streamed ' +
       'chunk by chunk, whatever its size. Inside a pipeline it becomes the body, so it must fit the command body ' +
       'limit (PAYLOAD_TOO_LARGE otherwise).',
-    parameters: { key: KEY, name: ATTACHMENT_NAME },
-    required: ['key', 'name'],
+    parameters: { ...KEY_OR_PATH, name: ATTACHMENT_NAME },
+    required: ['name'],
     input: 'any',
     output: 'bytes',
     examples: [
@@ -30,7 +30,7 @@ export const propertyAttachmentContent = defineCommand<ServerServices>(
     const limit = ctx.services.config.limits.commandBodyBytes;
     const { attachment, content } = await propertiesOf(ctx).attachments.open(
       ctx.principal,
-      ctx.params.key,
+      keyOf(ctx),
       nameOf(ctx),
     );
     if (attachment.length > limit) {

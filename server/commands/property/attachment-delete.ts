@@ -2,14 +2,14 @@
 import { defineCommand } from '../../../shared/commands';
 import type { ServerServices } from '../../services';
 import { nameOf } from './attachment-support';
-import { ATTACHMENT_NAME, KEY, propertiesOf } from './property-command-support';
+import { ATTACHMENT_NAME, KEY_OR_PATH, keyOf, propertiesOf } from './property-command-support';
 
 export const propertyAttachmentDelete = defineCommand<ServerServices>(
   {
     name: 'property.attachment.delete',
     summary: 'Deletes an attachment with its content; NOT_FOUND when there is none of that name.',
-    parameters: { key: KEY, name: ATTACHMENT_NAME },
-    required: ['key', 'name'],
+    parameters: { ...KEY_OR_PATH, name: ATTACHMENT_NAME },
+    required: ['name'],
     input: 'any',
     output: 'none',
     examples: [
@@ -21,7 +21,7 @@ export const propertyAttachmentDelete = defineCommand<ServerServices>(
     ],
   },
   async (ctx) => {
-    await propertiesOf(ctx).attachments.delete(ctx.principal, ctx.params.key, nameOf(ctx));
+    await propertiesOf(ctx).attachments.delete(ctx.principal, keyOf(ctx), nameOf(ctx));
     return null;
   },
 );

@@ -1,15 +1,15 @@
 /** `property.attachment.get`: one attachment's metadata (without content). */
 import { defineCommand } from '../../../shared/commands';
 import type { ServerServices } from '../../services';
-import { nameOf } from './attachment-support';
-import { ATTACHMENT_NAME, KEY, propertiesOf } from './property-command-support';
+import { nameOf, withClientFields } from './attachment-support';
+import { ATTACHMENT_NAME, KEY_OR_PATH, keyOf, propertiesOf } from './property-command-support';
 
 export const propertyAttachmentGet = defineCommand<ServerServices>(
   {
     name: 'property.attachment.get',
     summary: 'Returns the metadata of one attachment; NOT_FOUND when the property has none of that name.',
-    parameters: { key: KEY, name: ATTACHMENT_NAME },
-    required: ['key', 'name'],
+    parameters: { ...KEY_OR_PATH, name: ATTACHMENT_NAME },
+    required: ['name'],
     input: 'any',
     output: 'json',
     examples: [
@@ -20,5 +20,9 @@ export const propertyAttachmentGet = defineCommand<ServerServices>(
       },
     ],
   },
-  (ctx) => propertiesOf(ctx).attachments.get(ctx.principal, ctx.params.key, nameOf(ctx)),
+  async (ctx) =>
+    withClientFields(
+      keyOf(ctx),
+      await propertiesOf(ctx).attachments.get(ctx.principal, keyOf(ctx), nameOf(ctx)),
+    ),
 );

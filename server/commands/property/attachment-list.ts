@@ -1,15 +1,15 @@
 /** `property.attachment.list`: the attachments of a property (metadata, without content). */
 import { defineCommand } from '../../../shared/commands';
 import type { ServerServices } from '../../services';
-import { KEY, propertiesOf } from './property-command-support';
+import { withClientFields } from './attachment-support';
+import { KEY_OR_PATH, keyOf, propertiesOf } from './property-command-support';
 
 export const propertyAttachmentList = defineCommand<ServerServices>(
   {
     name: 'property.attachment.list',
     summary:
       'Lists the attachments of a property: uuid, name, contentType, length, chunks, created, updated.',
-    parameters: { key: KEY },
-    required: ['key'],
+    parameters: { ...KEY_OR_PATH },
     defaultParameter: 'key',
     input: 'any',
     output: 'json',
@@ -20,5 +20,9 @@ export const propertyAttachmentList = defineCommand<ServerServices>(
       },
     ],
   },
-  (ctx) => propertiesOf(ctx).attachments.list(ctx.principal, ctx.params.key),
+  async (ctx) => {
+    const key = keyOf(ctx);
+    const list = await propertiesOf(ctx).attachments.list(ctx.principal, key);
+    return list.map((attachment) => withClientFields(key, attachment));
+  },
 );

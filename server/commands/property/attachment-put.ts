@@ -1,8 +1,22 @@
 /** `property.attachment.put`: creates or replaces an attachment of a property; content from `content` or the body. */
 import { defineCommand } from '../../../shared/commands';
 import type { ServerServices } from '../../services';
-import { contentOf, nameOf } from './attachment-support';
-import { ATTACHMENT_NAME, KEY, propertiesOf, textParam } from './property-command-support';
+import { PipeworkError } from '../../../shared/errors';
+import { type BinaryContent, isBinaryContent } from '../../../shared/values';
+import { contentOf, withClientFields } from './attachment-support';
+
+/** One entry of a content collection: a content object with a name. */
+function collectionEntry(entry: unknown, index: number): BinaryContent & { name: string } {
+  if (!isBinaryContent(entry) || !entry.name) {
+    throw new PipeworkError(
+      'PARAM_INVALID',
+      `Entry ${index} of the content collection is not a named content object.`,
+      { parameter: 'input' },
+    );
+  }
+  return entry as BinaryContent & { name: string };
+}
+import { ATTACHMENT_NAME, KEY_OR_PATH, keyOf, propertiesOf, textParam } from './property-command-support';
 
 export const propertyAttachmentPut = defineCommand<ServerServices>(
   {
@@ -11,14 +25,15 @@ export const propertyAttachmentPut = defineCommand<ServerServices>(
     description:
       'Content from `content` (text) or the input body (bytes); it replaces all chunks. Without content the ' +
       'chunks stay as they are. Sent directly (POST /api/v3/command/property.attachment.put?key=..&name=.. with ' +
-      'the bytes as body) the content is streamed into storage, so its size is not bound by the command body limit.',
+      'the bytes as body) the content is streamed into storage, so its size is not bound by the command body limit. ' +
+      'Without `name`, the name of the content object in the body is taken; a content collection (a multipart ' +
+      'upload) adds one attachment per entry, each under its own name.',
     parameters: {
-      key: KEY,
+      ...KEY_OR_PATH,
       name: ATTACHMENT_NAME,
       content: { type: 'string', description: 'The content as text; when absent, the input body is used.' },
       contentType: { type: 'string', description: 'The mime type of the attachment.' },
     },
-    required: ['key', 'name'],
     input: 'bytes',
     output: 'json',
     examples: [
@@ -29,11 +44,41 @@ export const propertyAttachmentPut = defineCommand<ServerServices>(
       },
     ],
   },
-  (ctx) => {
+  async (ctx) => {
+    const key = keyOf(ctx);
+    const attachments = propertiesOf(ctx).attachments;
+    if (
+      Array.isArray(ctx.input) &&
+      ctx.params.content === undefined &&
+      textParam(ctx, 'name') === undefined
+    ) {
+      const entries = ctx.input.map((entry, index) => collectionEntry(entry, index));
+      const added = [];
+      for (const entry of entries) {
+        added.push(
+          await attachments.put(ctx.principal, key, entry.name, {
+            contentType: entry.mimeType,
+            content: entry.data,
+          }),
+        );
+      }
+      return added.map((attachment) => withClientFields(key, attachment));
+    }
     const content = contentOf(ctx);
-    return propertiesOf(ctx).attachments.put(ctx.principal, ctx.params.key, nameOf(ctx), {
+    const name = textParam(ctx, 'name') ?? (isBinaryContent(ctx.input) ? ctx.input.name : undefined);
+    if (name === undefined) {
+      throw new PipeworkError(
+        'PARAM_INVALID',
+        "Missing required parameter 'name' for property.attachment.put.",
+        {
+          parameter: 'name',
+        },
+      );
+    }
+    const attachment = await attachments.put(ctx.principal, key, name, {
       contentType: textParam(ctx, 'contentType') ?? content?.mimeType,
       content: content?.data,
     });
+    return withClientFields(key, attachment);
   },
 );

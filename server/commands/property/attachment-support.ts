@@ -1,5 +1,6 @@
 /** What the property.attachment.* commands share: reading content from a parameter or the input body. */
 import { PipeworkError } from '../../../shared/errors';
+import { type PropertyAttachment, normalizePropertyKey } from '../../../shared/property';
 import { isBinaryContent } from '../../../shared/values';
 import type { PropertyContext } from './property-command-support';
 
@@ -23,4 +24,20 @@ export function contentOf(ctx: PropertyContext): { data: Uint8Array; mimeType?: 
 /** A required attachment name parameter as text. */
 export function nameOf(ctx: PropertyContext): string {
   return String(ctx.params.name);
+}
+
+/**
+ * An attachment as the real product's resumable clients read it: beside our fields, `numberOfChunks` (the
+ * chunk count), `size` (the length) and `collectionName` (the key of the property it belongs to).
+ */
+export function withClientFields(
+  rawKey: string,
+  attachment: PropertyAttachment,
+): PropertyAttachment & { numberOfChunks: number; size: number; collectionName: string } {
+  return {
+    ...attachment,
+    numberOfChunks: attachment.chunks,
+    size: attachment.length,
+    collectionName: normalizePropertyKey(rawKey),
+  };
 }

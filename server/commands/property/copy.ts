@@ -1,15 +1,15 @@
 /** `property.copy`: copies a property to another key, overwriting it (attachments stay behind). */
 import { defineCommand } from '../../../shared/commands';
 import type { ServerServices } from '../../services';
-import { KEY, TARGET_KEY, propertiesOf } from './property-command-support';
+import { KEY_OR_PATH, keyOf, TARGET_KEY, propertiesOf } from './property-command-support';
 
 export const propertyCopy = defineCommand<ServerServices>(
   {
     name: 'property.copy',
     summary: 'Copies value, type, time to live and default value to `to` (overwriting it); returns the copy.',
     description: 'Emits property.created, or property.changed when `to` existed. Attachments are not copied.',
-    parameters: { key: KEY, to: TARGET_KEY },
-    required: ['key', 'to'],
+    parameters: { ...KEY_OR_PATH, to: TARGET_KEY },
+    required: ['to'],
     input: 'any',
     output: 'json',
     examples: [
@@ -20,5 +20,5 @@ export const propertyCopy = defineCommand<ServerServices>(
       },
     ],
   },
-  (ctx) => propertiesOf(ctx).copy(ctx.principal, ctx.params.key, ctx.params.to),
+  (ctx) => propertiesOf(ctx).copy(ctx.principal, keyOf(ctx), ctx.params.to),
 );

@@ -2,7 +2,7 @@
 import { defineCommand } from '../../../shared/commands';
 import { PipeworkError } from '../../../shared/errors';
 import type { ServerServices } from '../../services';
-import { KEY, PATTERN, propertiesOf, textParam } from './property-command-support';
+import { KEY, PATTERN, firstParam, propertiesOf } from './property-command-support';
 
 export const propertyDelete = defineCommand<ServerServices>(
   {
@@ -14,7 +14,9 @@ export const propertyDelete = defineCommand<ServerServices>(
       'Emits property.deleted for each. Returns the deleted keys.',
     parameters: {
       key: { ...KEY, description: 'The key of the property to delete (a pattern is accepted too).' },
-      filter: PATTERN,
+      path: { ...KEY, description: "The same as key (the real product's name)." },
+      pattern: { ...PATTERN, description: "The properties to delete (the real product's name)." },
+      filter: { ...PATTERN, description: 'The same as pattern (an older name).' },
     },
     defaultParameter: 'key',
     input: 'any',
@@ -27,12 +29,16 @@ export const propertyDelete = defineCommand<ServerServices>(
     ],
   },
   async (ctx) => {
-    const key = textParam(ctx, 'key');
-    const filter = textParam(ctx, 'filter');
+    const key = firstParam(ctx, 'path', 'key');
+    const filter = firstParam(ctx, 'pattern', 'filter');
     if ((key === undefined) === (filter === undefined)) {
-      throw new PipeworkError('PARAM_INVALID', "Give either 'key' or 'filter' to property.delete.", {
-        parameter: key === undefined ? 'key' : 'filter',
-      });
+      throw new PipeworkError(
+        'PARAM_INVALID',
+        "Give either 'pattern' or 'path' (or 'key') to property.delete.",
+        {
+          parameter: key === undefined ? 'pattern' : 'path',
+        },
+      );
     }
     const service = propertiesOf(ctx);
     if (filter !== undefined || key!.includes('*')) {

@@ -1,14 +1,13 @@
 /** `property.exists`: whether a property exists (and has not expired). */
 import { defineCommand } from '../../../shared/commands';
 import type { ServerServices } from '../../services';
-import { KEY, propertiesOf } from './property-command-support';
+import { KEY_OR_PATH, keyOf, propertiesOf } from './property-command-support';
 
 export const propertyExists = defineCommand<ServerServices>(
   {
     name: 'property.exists',
     summary: 'Returns true when the property exists, else false.',
-    parameters: { key: KEY },
-    required: ['key'],
+    parameters: { ...KEY_OR_PATH },
     defaultParameter: 'key',
     input: 'any',
     output: 'json',
@@ -19,5 +18,5 @@ export const propertyExists = defineCommand<ServerServices>(
       },
     ],
   },
-  (ctx) => propertiesOf(ctx).exists(ctx.principal, ctx.params.key),
+  (ctx) => propertiesOf(ctx).exists(ctx.principal, keyOf(ctx)),
 );

@@ -1,14 +1,13 @@
 /** `property.get`: one property with all its fields. */
 import { defineCommand } from '../../../shared/commands';
 import type { ServerServices } from '../../services';
-import { KEY, propertiesOf } from './property-command-support';
+import { KEY_OR_PATH, keyOf, propertiesOf } from './property-command-support';
 
 export const propertyGet = defineCommand<ServerServices>(
   {
     name: 'property.get',
     summary: 'Returns the property (uuid, key, value, type, ...); PROPERTY_NOT_FOUND when there is none.',
-    parameters: { key: KEY },
-    required: ['key'],
+    parameters: { ...KEY_OR_PATH },
     defaultParameter: 'key',
     input: 'any',
     output: 'json',
@@ -16,5 +15,5 @@ export const propertyGet = defineCommand<ServerServices>(
       { title: 'Read a property', pipeline: 'pipeline:\n  - property.get: global/app/myapp/config/app\n' },
     ],
   },
-  (ctx) => propertiesOf(ctx).get(ctx.principal, ctx.params.key),
+  (ctx) => propertiesOf(ctx).get(ctx.principal, keyOf(ctx)),
 );

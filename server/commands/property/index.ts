@@ -1,6 +1,7 @@
 /** Every property.* command, for the server's command list. */
 import type { CommandDefinition } from '../../../shared/commands';
 import type { ServerServices } from '../../services';
+import { propertyAttachmentChecksum } from './attachment-checksum';
 import { propertyAttachmentChunkGet } from './attachment-chunk-get';
 import { propertyAttachmentChunkPut } from './attachment-chunk-put';
 import { propertyAttachmentContent } from './attachment-content';
@@ -40,6 +41,7 @@ export const propertyCommands: CommandDefinition<ServerServices>[] = [
   propertyAttachmentPut,
   propertyAttachmentChunkPut,
   propertyAttachmentChunkGet,
+  propertyAttachmentChecksum,
   propertyAttachmentList,
   propertyAttachmentGet,
   propertyAttachmentContent,

@@ -1,6 +1,7 @@
 /** `property.list`: the properties (all fields) matching a wildcard pattern that the caller may read. */
 import { createHash } from 'node:crypto';
 import { defineCommand } from '../../../shared/commands';
+import { instancePathOf } from '../../../shared/property';
 import type { ServerServices } from '../../services';
 import { PATTERN, firstParam, integerParam, propertiesOf } from './property-command-support';
 
@@ -9,11 +10,23 @@ export const propertyList = defineCommand<ServerServices>(
     name: 'property.list',
     summary: 'Lists the properties matching a key pattern (default: all) that the caller may read.',
     description:
-      'Each entry has uuid, key, value, type, created, updated, timeToLive, defaultValue and version, in key order.',
+      'Each entry has path (the key with the instance prefix, /pipeforce/<realm>/...), uuid, key, value, type, ' +
+      'created, updated, timeToLive, defaultValue and version, in key order.',
     parameters: {
       pattern: PATTERN,
       filter: { ...PATTERN, description: 'The same as pattern (the name used by older clients).' },
       limit: { type: 'integer', minimum: 0, description: 'At most this many properties.' },
+      offset: {
+        type: 'integer',
+        minimum: 0,
+        default: 0,
+        description: 'Skip this many matching properties first (for paging with limit).',
+      },
+      excludePatterns: {
+        type: ['string', 'array'],
+        items: { type: 'string' },
+        description: 'Key patterns (a list, or comma separated) of properties to leave out.',
+      },
       hash: {
         type: 'boolean',
         default: false,
@@ -33,11 +46,25 @@ export const propertyList = defineCommand<ServerServices>(
     ],
   },
   async (ctx) => {
-    const list = await propertiesOf(ctx).list(
+    const excludes = ctx.params.excludePatterns;
+    const listed = await propertiesOf(ctx).list(
       ctx.principal,
       firstParam(ctx, 'pattern', 'filter') ?? '**',
       integerParam(ctx, 'limit'),
+      {
+        offset: integerParam(ctx, 'offset'),
+        excludePatterns: (Array.isArray(excludes)
+          ? excludes
+          : typeof excludes === 'string'
+            ? excludes.split(',')
+            : []
+        )
+          .map((p) => String(p).trim())
+          .filter((p) => p !== ''),
+      },
     );
+    const instance = ctx.services.config.realm;
+    const list = listed.map((property) => ({ path: instancePathOf(property.key, instance), ...property }));
     if (ctx.params.hash !== true) return list;
     return list.map(({ value, ...rest }) => ({
       ...rest,

@@ -1,15 +1,15 @@
 /** `property.move`: gives a property a new key (uuid and attachments go along); the target must be free. */
 import { defineCommand } from '../../../shared/commands';
 import type { ServerServices } from '../../services';
-import { KEY, TARGET_KEY, propertiesOf } from './property-command-support';
+import { KEY_OR_PATH, keyOf, TARGET_KEY, propertiesOf } from './property-command-support';
 
 export const propertyMove = defineCommand<ServerServices>(
   {
     name: 'property.move',
     summary: 'Moves a property to `to` (PROPERTY_EXISTS when taken); returns it under its new key.',
     description: 'Emits property.deleted for the old key and property.created for the new one.',
-    parameters: { key: KEY, to: TARGET_KEY },
-    required: ['key', 'to'],
+    parameters: { ...KEY_OR_PATH, to: TARGET_KEY },
+    required: ['to'],
     input: 'any',
     output: 'json',
     examples: [
@@ -20,5 +20,5 @@ export const propertyMove = defineCommand<ServerServices>(
       },
     ],
   },
-  (ctx) => propertiesOf(ctx).move(ctx.principal, ctx.params.key, ctx.params.to),
+  (ctx) => propertiesOf(ctx).move(ctx.principal, keyOf(ctx), ctx.params.to),
 );

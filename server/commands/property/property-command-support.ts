@@ -17,6 +17,44 @@ export const KEY: JsonSchema = {
   description: 'The property key, e.g. global/app/myapp/config/app (a leading / is ignored).',
 };
 
+export const PATH: JsonSchema = {
+  type: 'string',
+  description:
+    "The property path, e.g. global/app/myapp/config/app (a leading / is ignored). The real product's name; `key` is its older one.",
+};
+
+/** `path` (the real product's name) beside `key` (its deprecated one): one of them is required. */
+export const KEY_OR_PATH: Record<string, JsonSchema> = {
+  key: { ...KEY, description: 'The same as path (deprecated in the real product).' },
+  path: PATH,
+};
+
+/** The property key from `path` or `key`: PARAM_INVALID when neither is given, or both with different values. */
+export function keyOf(ctx: PropertyContext): string {
+  const path = textParam(ctx, 'path');
+  const key = textParam(ctx, 'key');
+  if (path !== undefined && key !== undefined && path !== key) {
+    throw new PipeworkError(
+      'PARAM_INVALID',
+      "Give 'path' or 'key' (the same thing), not both with different values.",
+      {
+        parameter: 'path',
+      },
+    );
+  }
+  const found = path ?? key;
+  if (found === undefined) {
+    throw new PipeworkError(
+      'PARAM_INVALID',
+      `Missing required parameter 'path' (or 'key') for command '${ctx.step.command}'.`,
+      {
+        parameter: 'path',
+      },
+    );
+  }
+  return found;
+}
+
 export const PATTERN: JsonSchema = {
   type: 'string',
   description:

@@ -3,7 +3,8 @@ import { defineCommand } from '../../../shared/commands';
 import type { ServerServices } from '../../services';
 import {
   EVAL_VALUE,
-  KEY,
+  KEY_OR_PATH,
+  keyOf,
   integerParam,
   propertiesOf,
   textParam,
@@ -19,7 +20,7 @@ export const propertyPut = defineCommand<ServerServices>(
       'The value comes from `value`, else from the input body. With `version`, the write happens only if the ' +
       'property is still at that version (compare-and-swap), else CONFLICT. Emits property.changed.',
     parameters: {
-      key: KEY,
+      ...KEY_OR_PATH,
       value: { description: 'The new value (text, or any JSON value). When absent, the input body is used.' },
       type: {
         type: 'string',
@@ -28,7 +29,6 @@ export const propertyPut = defineCommand<ServerServices>(
       evalValue: EVAL_VALUE,
       version: { type: 'integer', minimum: 1, description: 'The version the property must still have.' },
     },
-    required: ['key'],
     defaultParameter: 'key',
     rawParameters: ['value'],
     input: 'any',
@@ -43,7 +43,7 @@ export const propertyPut = defineCommand<ServerServices>(
   },
   async (ctx) => {
     const property = await propertiesOf(ctx).put(ctx.principal, {
-      key: ctx.params.key,
+      key: keyOf(ctx),
       value: valueOf(ctx),
       type: textParam(ctx, 'type'),
       version: integerParam(ctx, 'version'),

@@ -1,16 +1,23 @@
 /** `property.schema.delete`: deletes a property with its value, metadata and attachments; nothing happens if there is none. */
 import { defineCommand } from '../../../shared/commands';
 import type { ServerServices } from '../../services';
-import { KEY, propertiesOf } from './property-command-support';
+import { PipeworkError } from '../../../shared/errors';
+import { KEY_OR_PATH, PATTERN, keyOf, propertiesOf, textParam } from './property-command-support';
 
 export const propertySchemaDelete = defineCommand<ServerServices>(
   {
     name: 'property.schema.delete',
     summary:
-      'Deletes a property, its value and all its metadata; returns it, or nothing when it did not exist.',
+      'Deletes a property (or, with a wildcard pattern, all matching ones), its value and all its metadata; returns it (them), or nothing when it did not exist.',
     description: 'Cannot be undone. Emits property.deleted.',
-    parameters: { key: KEY },
-    required: ['key'],
+    parameters: {
+      ...KEY_OR_PATH,
+      pattern: {
+        ...PATTERN,
+        description:
+          "The property, or with * or ** all properties matching it, to delete (the real product's name).",
+      },
+    },
     defaultParameter: 'key',
     input: 'any',
     output: 'json',
@@ -21,5 +28,16 @@ export const propertySchemaDelete = defineCommand<ServerServices>(
       },
     ],
   },
-  (ctx) => propertiesOf(ctx).remove(ctx.principal, ctx.params.key),
+  async (ctx) => {
+    const pattern = textParam(ctx, 'pattern');
+    if (pattern === undefined) return propertiesOf(ctx).remove(ctx.principal, keyOf(ctx));
+    if (textParam(ctx, 'key') !== undefined || textParam(ctx, 'path') !== undefined) {
+      throw new PipeworkError('PARAM_INVALID', "Give 'pattern' or 'path' (or 'key'), not both.", {
+        parameter: 'pattern',
+      });
+    }
+    // Wildcards delete every matching property the caller can see, in one transaction (all or nothing).
+    if (pattern.includes('*')) return propertiesOf(ctx).deleteMatching(ctx.principal, pattern);
+    return propertiesOf(ctx).remove(ctx.principal, pattern);
+  },
 );

@@ -4,7 +4,8 @@ import type { ExistStrategy } from '../../../shared/property';
 import type { ServerServices } from '../../services';
 import {
   EVAL_VALUE,
-  KEY,
+  KEY_OR_PATH,
+  keyOf,
   integerParam,
   propertiesOf,
   textParam,
@@ -24,7 +25,7 @@ export const propertySchemaPut = defineCommand<ServerServices>(
       'create, update or skip (and `warnings` when a stored object schema uses type names JSON Schema lacks, ' +
       'such as dateTime, each naming what it is read as).',
     parameters: {
-      key: KEY,
+      ...KEY_OR_PATH,
       value: { description: 'The value (text, or any JSON value). When absent, the input body is used.' },
       type: {
         type: 'string',
@@ -45,7 +46,6 @@ export const propertySchemaPut = defineCommand<ServerServices>(
         description: 'When the key exists: update it, skip it, or fail with PROPERTY_EXISTS.',
       },
     },
-    required: ['key'],
     defaultParameter: 'key',
     rawParameters: ['value'],
     input: 'any',
@@ -63,7 +63,7 @@ export const propertySchemaPut = defineCommand<ServerServices>(
     const { result, property } = await propertiesOf(ctx).create(
       ctx.principal,
       {
-        key: ctx.params.key,
+        key: keyOf(ctx),
         value: valueOf(ctx),
         type: textParam(ctx, 'type'),
         timeToLive: ttl,

@@ -2,15 +2,14 @@
 import { defineCommand } from '../../../shared/commands';
 import { decodePropertyValue } from '../../../shared/property';
 import type { ServerServices } from '../../services';
-import { KEY, propertiesOf } from './property-command-support';
+import { KEY_OR_PATH, keyOf, propertiesOf } from './property-command-support';
 
 export const propertyValueGet = defineCommand<ServerServices>(
   {
     name: 'property.value.get',
     summary:
       'Returns the value of a property: JSON parsed, base64 content as bytes of its type, else the text.',
-    parameters: { key: KEY },
-    required: ['key'],
+    parameters: { ...KEY_OR_PATH },
     defaultParameter: 'key',
     input: 'any',
     output: 'any',
@@ -21,5 +20,5 @@ export const propertyValueGet = defineCommand<ServerServices>(
       },
     ],
   },
-  async (ctx) => decodePropertyValue(await propertiesOf(ctx).get(ctx.principal, ctx.params.key)),
+  async (ctx) => decodePropertyValue(await propertiesOf(ctx).get(ctx.principal, keyOf(ctx))),
 );

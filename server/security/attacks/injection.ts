@@ -105,7 +105,7 @@ export const INJECTION: HttpAttack[] = [
     path: '/api/v3/pipeline',
     type: YAML,
     body: pel('#{request.headers.authorization}'),
-    status: 204,
+    status: 200,
     mustNotContain: 'Basic',
   },
   {

@@ -98,7 +98,7 @@ export const OVERSIZED: HttpAttack[] = [
     path: '/api/v3/pipeline',
     type: 'application/json',
     body: '{"body":{"__proto__":{"isAdmin":true}},"pipeline":[{"set":{"value":"#{body.isAdmin}"}}]}',
-    status: 204,
+    status: 200,
     mustNotContain: 'true',
   },
   {

@@ -111,6 +111,11 @@ export class PostgresPropertyStore implements PropertyStore {
     return row ? toProperty(row) : undefined;
   }
 
+  async keyOfUuid(uuid: string): Promise<string | undefined> {
+    const sql = `SELECT key FROM property WHERE uuid = $1 AND ${pgLive(2)}`;
+    return (await first<{ key: string }>(this.pool, sql, [uuid, this.clock()]))?.key;
+  }
+
   async list(query: PropertyQuery): Promise<Property[]> {
     return (await scanQuery<PropertyRow>(this.pool, query, this.clock(), PG_PROPERTY_COLUMNS)).map(
       toProperty,

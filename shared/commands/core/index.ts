@@ -6,7 +6,7 @@ import { datetime } from './datetime';
 import { error } from './error';
 import { assert, evalCommand, test } from './expressions';
 import { log } from './log';
-import { pipelineValidate, pipeSchemaV7 } from './schema';
+import { pipelineValidate, pipeSchema, pipeSchemaV7 } from './schema';
 import { set, setBody, setVar } from './set';
 
 /** Every core command, for any registry (server or browser) to register. */
@@ -29,5 +29,6 @@ export const coreCommands: CommandDefinition<unknown>[] = [
   wait,
   error,
   pipeSchemaV7,
+  pipeSchema,
   pipelineValidate,
 ];

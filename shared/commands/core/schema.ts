@@ -8,7 +8,7 @@ import { generatePipelineSchema } from '../schema-v7';
 export const pipeSchemaV7 = defineCommand(
   {
     name: 'pipe.schema.v7',
-    aliases: ['pipeline.schema'],
+    aliases: ['pipeline.schema', 'pipeline.schema.get'],
     summary: 'The JSON Schema (draft-07) of pipeline scripts, listing every command and its parameters.',
     parameters: {},
     input: 'none',
@@ -16,6 +16,44 @@ export const pipeSchemaV7 = defineCommand(
     permission: 'CAN_PIPE_pipe.schema.v7',
   },
   ({ commands }) => generatePipelineSchema(commands.contracts()),
+);
+
+/** The schema of one command (its contract's parameters), or of all of them: the real product's `pipe.schema`. */
+export function commandSchemaOf(
+  contracts: readonly {
+    name: string;
+    aliases?: string[];
+    summary: string;
+    parameters: object;
+    required?: string[];
+  }[],
+  pipe: string,
+): unknown {
+  const contract = contracts.find((c) => c.name === pipe || (c.aliases ?? []).includes(pipe));
+  if (!contract) return null;
+  return {
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    title: contract.name,
+    description: contract.summary,
+    type: 'object',
+    properties: contract.parameters,
+    required: contract.required ?? [],
+  };
+}
+
+export const pipeSchema = defineCommand(
+  {
+    name: 'pipe.schema',
+    summary: 'The JSON Schema of every command (the pipeline schema), or with `pipe` of that one command.',
+    parameters: { pipe: { type: 'string', description: 'Only the schema of this command.' } },
+    input: 'none',
+    output: 'json',
+    permission: 'CAN_PIPE_pipe.schema',
+  },
+  ({ commands, params }) =>
+    typeof params.pipe === 'string' && params.pipe !== ''
+      ? commandSchemaOf(commands.contracts(), params.pipe)
+      : generatePipelineSchema(commands.contracts()),
 );
 
 /** What fails the moment it runs although it parses: unknown utilities and functions, bad literal arguments. */

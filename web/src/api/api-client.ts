@@ -16,7 +16,7 @@ export type CommandParams = Record<string, unknown>;
 export interface ApiClient {
   /** fetch() with the Bearer token; renews the token once on 401; a second 401 returns to sign-in. */
   fetch(path: string, init?: RequestInit): Promise<Response>;
-  /** Runs `/api/v3/command/<name>`: JSON answers parsed, text as text, bytes as a Blob, 204 as null. */
+  /** Runs `/api/v3/command/<name>`: JSON answers parsed, text as text, bytes as a Blob, an empty untyped answer as null. */
   command<T = unknown>(name: string, params?: CommandParams, options?: CommandOptions): Promise<T>;
   /** The current access token, for EventSource or streamed requests. */
   accessToken(): string | null;
@@ -94,8 +94,9 @@ function requestOf(
 
 /** Reads a successful answer by its type. */
 export async function readAnswer(response: Response): Promise<unknown> {
-  if (response.status === 204) return null;
   const type = response.headers.get('content-type') ?? '';
+  // A null result is 200 with an empty body and no type (204 from older servers).
+  if (response.status === 204 || (type === '' && response.headers.get('content-length') === '0')) return null;
   if (/json/.test(type)) return response.json();
   if (type.startsWith('text/') || type === '') return response.text();
   return response.blob();

@@ -15,7 +15,9 @@ async function runPipeline(api: ReturnType<typeof useApi>, source: string): Prom
     body: source,
   });
   const type = response.headers.get('content-type') ?? '';
-  if (response.status === 204) return { ok: true, text: '(no body)' };
+  if (response.status === 204 || (type === '' && response.headers.get('content-length') === '0')) {
+    return { ok: true, text: '(no body)' };
+  }
   if (type.includes('json')) {
     const data = (await response.json()) as {
       value?: { code: string; message: string; line?: number; column?: number };
