@@ -15,6 +15,7 @@ export const cacheGet = defineCommand<ServerServices>(
     defaultParameter: 'key',
     input: 'any',
     output: 'any',
+    effect: 'read',
     examples: [
       {
         title: 'Read a kept value',

@@ -10,6 +10,7 @@ export const iamUserList = defineCommand<ServerServices>(
     parameters: LIST_PARAMETERS,
     input: 'any',
     output: 'json',
+    effect: 'read',
   },
   (ctx) => iamOf(ctx).users.list(listQueryOf(ctx)),
 );

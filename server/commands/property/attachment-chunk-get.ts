@@ -18,6 +18,7 @@ export const propertyAttachmentChunkGet = defineCommand<ServerServices>(
     required: ['key', 'name'],
     input: 'any',
     output: 'bytes',
+    effect: 'read',
     examples: [
       {
         title: 'Read the first chunk',

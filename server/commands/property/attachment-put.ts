@@ -21,6 +21,7 @@ export const propertyAttachmentPut = defineCommand<ServerServices>(
     required: ['key', 'name'],
     input: 'bytes',
     output: 'json',
+    effect: 'write',
     examples: [
       {
         title: 'Attach a generated text',

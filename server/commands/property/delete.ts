@@ -19,6 +19,7 @@ export const propertyDelete = defineCommand<ServerServices>(
     defaultParameter: 'key',
     input: 'any',
     output: 'json',
+    effect: 'write',
     examples: [
       {
         title: 'Delete an app',

@@ -96,6 +96,7 @@ export const scriptRun = defineCommand<ServerServices>(
     defaultParameter: 'path',
     input: 'any',
     output: 'any',
+    effect: 'write',
     examples: [
       {
         title: 'Compute a value in a script',

@@ -30,6 +30,7 @@ export const csvToJson = defineCommand(
     },
     input: 'text',
     output: 'json',
+    effect: 'read',
     examples: [
       {
         title: 'CSV to objects',
@@ -94,6 +95,7 @@ export const jsonToCsv = defineCommand(
     },
     input: 'json',
     output: 'text',
+    effect: 'read',
     examples: [
       {
         title: 'Objects to CSV',

@@ -32,6 +32,7 @@ export const xmlToJson = defineCommand(
     },
     input: 'text',
     output: 'json',
+    effect: 'read',
     examples: [
       {
         title: 'An order in XML',
@@ -93,6 +94,7 @@ export const jsonToXml = defineCommand(
     },
     input: 'json',
     output: 'text',
+    effect: 'read',
     examples: [
       {
         title: 'An order as XML',

@@ -11,6 +11,7 @@ export const yamlToJson = defineCommand(
     parameters: {},
     input: 'text',
     output: 'json',
+    effect: 'read',
     examples: [
       {
         title: 'YAML to JSON',
@@ -42,6 +43,7 @@ export const jsonToYaml = defineCommand(
     parameters: {},
     input: 'json',
     output: 'text',
+    effect: 'read',
     examples: [
       { title: 'JSON to YAML', pipeline: 'body: {name: pen, qty: 2}\npipeline:\n  - transform.json.yaml\n' },
     ],
