@@ -52,6 +52,14 @@ export const csvToJson = defineCommand(
     if (fatal) {
       throw new PipeworkError('BAD_REQUEST', `transform.csv.json: ${fatal.message} (row ${fatal.row ?? 0}).`);
     }
+    if (header && result.meta.fields?.includes('__proto__')) {
+      // Decision (issue 18): a row is a plain object, where this name cannot be an own key; refused clearly
+      // rather than dropped silently.
+      throw new PipeworkError(
+        'BAD_REQUEST',
+        "transform.csv.json: the column name '__proto__' cannot be a key of a row; rename the column, or read the rows as lists with header: false.",
+      );
+    }
     if (header) {
       // A row with more fields than the header gets them under __parsed_extra: keep rows plain.
       for (const row of result.data as Record<string, unknown>[]) delete row.__parsed_extra;
