@@ -56,7 +56,6 @@ export function parseRequestHeaders(raw: unknown): Record<string, string> {
     if (/[\r\n\0]/.test(value)) throw invalid(`The value of header '${name}' holds a line break.`);
     // HTTP header values are bytes read as Latin-1: other characters cannot be sent (encode them first,
     // e.g. with @text.encodeURIComponent or as base64).
-    // eslint-disable-next-line no-control-regex -- control characters are what is refused
     if (/[^\t\x20-\x7e\x80-\xff]/.test(value)) {
       throw invalid(
         `The value of header '${name}' holds a character outside Latin-1 (or a control character); encode it first.`,
