@@ -49,6 +49,14 @@ export interface Reservation {
   release(): void;
 }
 
+function quotaError(what: string, limit: string, limitBytes: number): PipeworkError {
+  return new PipeworkError(
+    'LIMIT_EXCEEDED',
+    `The drive quota is used up: ${what} may hold at most ${limitBytes} bytes.`,
+    { limit, limitBytes },
+  );
+}
+
 export class DriveQuota {
   private readonly pendingByRoot = new Map<string, number>();
   private pendingTotal = 0;
@@ -79,14 +87,15 @@ export class DriveQuota {
         if (released || bytes <= 0) return;
         const rootAfter = usedRoot + (this.pendingByRoot.get(rootDir) ?? 0) + bytes;
         const totalAfter = usedTotal + this.pendingTotal + bytes;
-        if (rootAfter > this.config.rootBytes || totalAfter > this.config.totalBytes) {
-          const which = rootAfter > this.config.rootBytes ? 'folder' : 'drive as a whole';
-          const limit = rootAfter > this.config.rootBytes ? this.config.rootBytes : this.config.totalBytes;
-          throw new PipeworkError(
-            'LIMIT_EXCEEDED',
-            `The drive quota is used up: this ${which === 'folder' ? "drive folder (a user's own or the shared one)" : 'drive as a whole'} may hold at most ${limit} bytes.`,
-            { limit: which === 'folder' ? 'driveRootQuota' : 'driveTotalQuota', limitBytes: limit },
+        if (rootAfter > this.config.rootBytes) {
+          throw quotaError(
+            "this drive folder (a user's own or the shared one)",
+            'driveRootQuota',
+            this.config.rootBytes,
           );
+        }
+        if (totalAfter > this.config.totalBytes) {
+          throw quotaError('the drive as a whole', 'driveTotalQuota', this.config.totalBytes);
         }
         change(bytes);
       },
