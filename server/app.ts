@@ -5,6 +5,8 @@ import { fileURLToPath } from 'node:url';
 import express, { type RequestHandler } from 'express';
 import { PipeworkError } from '../shared/errors';
 import { authenticate } from './http/authenticate';
+import { refuseCrossOrigin, refuseWritesOverGet } from './http/browser-request-guard';
+import { securityHeaders } from './http/security-headers';
 import { COMMAND_PATH, commandHandler, publicTokenCommandHandler } from './http/command-routes';
 import { errorHandler } from './http/error-response';
 import { pipelineHandler } from './http/pipeline-route';
@@ -50,6 +52,9 @@ export function createApp(services: ServerServices, options: AppOptions = {}): e
   app.set('query parser', 'simple');
   app.set('trust proxy', false);
   app.use(traceRequests(services.logger));
+  app.use(securityHeaders());
+  // Another site's page may not call the API or the token endpoints with the browser's credentials.
+  app.use(['/api', '/auth'], refuseCrossOrigin(services.config.allowedOrigins ?? []));
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -73,6 +78,7 @@ export function createApp(services: ServerServices, options: AppOptions = {}): e
   app.get(
     COMMAND_PATH,
     schemaHandler(services),
+    refuseWritesOverGet(services),
     publicTokens,
     caller,
     streamedAttachments,

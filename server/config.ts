@@ -34,6 +34,11 @@ export interface ServerConfig {
   /** Public base URL used as the token issuer (defaults to http://host:port). */
   publicUrl?: string;
   logLevel: string;
+  /**
+   * Origins (besides the server's own) whose browser pages may call the API (`PIPEWORK_ALLOWED_ORIGINS`, comma
+   * separated, e.g. `https://portal.example.com`); a request with any other `Origin` is refused.
+   */
+  allowedOrigins?: string[];
   /** Deployment profiles (`PIPEWORK_PROFILES=test,dev`), readable as `@instance.profiles()`. */
   profiles: string[];
   /** The HTTP listener: slow-client timeouts and the stop's grace period (defaults when absent). */
@@ -72,6 +77,14 @@ export interface ServerConfig {
 
 const MiB = 1024 * 1024;
 
+/** A comma-separated setting as a list, empty entries dropped. */
+function listFrom(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
+}
+
 /** Reads the configuration from environment variables (see README "Configuration"). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const dataDir = resolve(env.PIPEWORK_DATA ?? 'data');
@@ -86,10 +99,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     realm: env.PIPEWORK_REALM ?? 'pipework',
     publicUrl: env.PIPEWORK_PUBLIC_URL || undefined,
     logLevel: env.LOG_LEVEL ?? 'info',
-    profiles: (env.PIPEWORK_PROFILES ?? '')
-      .split(',')
-      .map((p) => p.trim())
-      .filter((p) => p !== ''),
+    allowedOrigins: listFrom(env.PIPEWORK_ALLOWED_ORIGINS),
+    profiles: listFrom(env.PIPEWORK_PROFILES),
     listener: loadListenerConfig(env),
     sql: readSqlConfig(env),
     drive: loadDriveConfig(env, dataDir),

@@ -81,7 +81,7 @@ export const registerRunVerbs: Register = (program, action) => {
           : undefined;
         printResponse(
           ctx,
-          await send(ctx.settings(), path, { method: body ? 'POST' : 'GET', body, contentType }),
+          await send(ctx.settings(), path, { method: 'POST', body, contentType }), // GET runs only reads
         );
       }),
     );

@@ -1,6 +1,6 @@
 /** Renders the command reference (docs/commands.md) from the registry: the contracts are the one source. */
 import type { CommandContract, JsonSchema } from '../../shared/commands';
-import { permissionOf } from '../../shared/commands';
+import { isReadOnly, permissionOf } from '../../shared/commands';
 
 function typeText(schema: JsonSchema): string {
   if (schema.enum) return schema.enum.map((v) => `\`${String(v)}\``).join(' \\| ');
@@ -30,7 +30,8 @@ function renderCommand(contract: CommandContract): string {
     lines.push('');
   }
   lines.push(
-    `Input: ${contract.input}. Output: ${contract.output}. Permission: \`${permissionOf(contract)}\`.`,
+    `Input: ${contract.input}. Output: ${contract.output}. Permission: \`${permissionOf(contract)}\`. ` +
+      (isReadOnly(contract) ? 'Reads only: runs over GET too.' : 'Writes: over POST only.'),
     '',
   );
   for (const example of contract.examples ?? []) {

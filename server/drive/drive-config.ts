@@ -1,4 +1,4 @@
-/** The drive's settings: where its files live and how large one may be. */
+/** The drive's settings: where its files live, how large one may be, and the quotas. */
 import { join } from 'node:path';
 import { positiveIntFrom } from '../config-env';
 
@@ -7,9 +7,18 @@ export interface DriveConfig {
   dir: string;
   /** Largest file one save may write (`PIPEWORK_MAX_DRIVE_FILE`, default 2 GiB). */
   maxFileBytes: number;
+  /** What one root (a user's own folder, the shared folder) may hold (`PIPEWORK_DRIVE_QUOTA_PER_ROOT`, 1 GiB). */
+  rootQuotaBytes: number;
+  /** What the whole drive may hold (`PIPEWORK_DRIVE_QUOTA_TOTAL`, 10 GiB). */
+  totalQuotaBytes: number;
 }
 
 export function loadDriveConfig(env: NodeJS.ProcessEnv, dataDir: string): DriveConfig {
   const maxFileBytes = positiveIntFrom(env, 'PIPEWORK_MAX_DRIVE_FILE', 2 * 1024 * 1024 * 1024);
-  return { dir: join(dataDir, 'drive'), maxFileBytes };
+  return {
+    dir: join(dataDir, 'drive'),
+    maxFileBytes,
+    rootQuotaBytes: positiveIntFrom(env, 'PIPEWORK_DRIVE_QUOTA_PER_ROOT', 1024 * 1024 * 1024),
+    totalQuotaBytes: positiveIntFrom(env, 'PIPEWORK_DRIVE_QUOTA_TOTAL', 10 * 1024 * 1024 * 1024),
+  };
 }

@@ -80,6 +80,8 @@ export class DriveFiles {
     target: string,
     source: AsyncIterable<Uint8Array> | Uint8Array,
     maxBytes: number,
+    /** Told of each chunk before it is written; may throw to stop the write (the drive's quota). */
+    onChunk: (bytes: number) => void = () => {},
   ): Promise<number> {
     await mkdir(this.tmpDir, { recursive: true, mode: 0o700 });
     const temp = join(this.tmpDir, `${randomUUID()}.part`);
@@ -94,6 +96,7 @@ export class DriveFiles {
             limitBytes: maxBytes,
           });
         }
+        onChunk(chunk.byteLength);
         await handle.write(chunk);
       }
       await handle.sync();

@@ -13,6 +13,7 @@ import { BinaryContent } from '../../shared/values';
 import { childPath, parseDrivePath, type DrivePath } from './drive-path';
 import type { DriveConfig } from './drive-config';
 import { DriveFiles, syncFolder, type Located } from './drive-files';
+import { bytesUnder, DriveQuota } from './drive-quota';
 
 export interface DriveEntry {
   name: string;
@@ -84,9 +85,14 @@ function notFound(path: DrivePath): PipeworkError {
 
 export class DriveService {
   private readonly files: DriveFiles;
+  private readonly quota: DriveQuota;
 
   constructor(private readonly options: DriveConfig) {
     this.files = new DriveFiles(options.dir);
+    this.quota = new DriveQuota(options.dir, this.files.tmpDir, {
+      rootBytes: options.rootQuotaBytes,
+      totalBytes: options.totalQuotaBytes,
+    });
   }
 
   get maxFileBytes(): number {
@@ -122,7 +128,12 @@ export class DriveService {
     await mkdir(dirname(target.file), { recursive: true, mode: 0o700 });
     // The folders just made cannot be links, but a race with a local user could: check again.
     await this.files.assertInside(target.rootDir, target.file, target.path.display);
-    await this.files.writeAtomically(target.file, source, this.options.maxFileBytes);
+    const reservation = await this.quota.reserve(target.rootDir);
+    try {
+      await this.files.writeAtomically(target.file, source, this.options.maxFileBytes, reservation.add);
+    } finally {
+      reservation.release();
+    }
     return entryOf(target.path.display, basename(target.file), await stat(target.file));
   }
 
@@ -258,7 +269,9 @@ export class DriveService {
           { parameter: 'path' },
         );
       }
-      await mkdir(located.file, { recursive: true, mode: 0o700 });
+      await this.quota.withReserved(located.rootDir, 4096, () =>
+        mkdir(located.file, { recursive: true, mode: 0o700 }),
+      );
     }
     return entryOf(located.path.display, basename(located.file), await stat(located.file));
   }
@@ -299,21 +312,30 @@ export class DriveService {
       throw new PipeworkError('CONFLICT', `'${target.path.display}' already exists.`, { parameter: 'to' });
     await mkdir(folder.file, { recursive: true, mode: 0o700 });
     await this.files.assertInside(folder.rootDir, target.file, target.path.display);
+    // A copy adds its bytes; a move adds them to the target's root when it leaves its own.
+    const adds = mode === 'copy' || source.rootDir !== folder.rootDir;
+    const bytes = !adds ? 0 : sourceStats.isDirectory() ? await bytesUnder(source.file) : sourceStats.size;
+    await this.quota.withReserved(folder.rootDir, bytes, () =>
+      this.place(source.file, target.file, sourceStats, mode),
+    );
+    await syncFolder(folder.file);
+    return entryOf(target.path.display, name, await stat(target.file));
+  }
+
+  private async place(from: string, to: string, sourceStats: Stats, mode: 'copy' | 'move'): Promise<void> {
     if (mode === 'move') {
-      await rename(source.file, target.file);
+      await rename(from, to);
     } else if (!sourceStats.isDirectory()) {
-      await this.files.writeAtomically(target.file, createReadStream(source.file), Number.POSITIVE_INFINITY);
+      await this.files.writeAtomically(to, createReadStream(from), Number.POSITIVE_INFINITY);
     } else {
       const temp = await this.files.tempPath();
       try {
-        await cp(source.file, temp, { recursive: true, verbatimSymlinks: true });
-        await rename(temp, target.file);
+        await cp(from, temp, { recursive: true, verbatimSymlinks: true });
+        await rename(temp, to);
       } catch (error) {
         await rm(temp, { recursive: true, force: true });
         throw error;
       }
     }
-    await syncFolder(folder.file);
-    return entryOf(target.path.display, name, await stat(target.file));
   }
 }

@@ -77,6 +77,8 @@ const IPV6_RANGES: Range[] = [
   v6('ff00::/8', 'reserved'),
   v6('100::/64', 'reserved'),
   v6('2001:db8::/32', 'reserved'),
+  // Local-use NAT64 (RFC 8215): translates to addresses of the local network, never a public one.
+  v6('64:ff9b:1::/48', 'private'),
 ];
 
 function inRange(value: bigint, width: number, range: Range): boolean {
@@ -92,6 +94,7 @@ function kindOfIpv4Number(value: bigint): AddressKind {
 function embeddedIpv4(value: bigint): bigint | undefined {
   const high96 = value >> 32n;
   if (high96 === 0xffffn || high96 === 0n) return value & 0xffffffffn; // ::ffff:a.b.c.d, ::a.b.c.d
+  if (high96 === 0xffff0000n) return value & 0xffffffffn; // ::ffff:0:a.b.c.d (IPv4-translated, RFC 2765)
   if (high96 === 0x0064ff9b0000000000000000n) return value & 0xffffffffn; // 64:ff9b::/96
   if (value >> 112n === 0x2002n) return (value >> 80n) & 0xffffffffn; // 2002:aabb:ccdd::/48
   return undefined;

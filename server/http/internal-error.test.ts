@@ -16,7 +16,14 @@ const capture = new Writable({
 
 // A command with a bug: it throws something that is not a PipeworkError.
 const buggy = defineCommand(
-  { name: 'test.buggy', summary: 'Throws a TypeError.', parameters: {}, input: 'any', output: 'any' },
+  {
+    name: 'test.buggy',
+    summary: 'Throws a TypeError.',
+    parameters: {},
+    input: 'any',
+    output: 'any',
+    effect: 'read',
+  },
   () => {
     const missing = undefined as unknown as { field: string };
     return missing.field;

@@ -24,7 +24,11 @@ export function sendResult(res: Response, value: unknown): void {
   if (isBinaryContent(value)) {
     // `attachment` guesses a type from the file name: set ours after it.
     if (value.name) res.attachment(value.name);
-    res.setHeader('Content-Type', value.mimeType);
+    // A type that cannot be a header (text outside printable ASCII, e.g. stored before types were checked).
+    res.setHeader(
+      'Content-Type',
+      /^[\x20-\x7e]+$/.test(value.mimeType) ? value.mimeType : 'application/octet-stream',
+    );
     res.end(Buffer.from(value.data.buffer, value.data.byteOffset, value.data.byteLength));
     return;
   }

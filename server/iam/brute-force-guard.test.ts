@@ -10,7 +10,6 @@ function guard(policy: Partial<typeof DEFAULT_BRUTE_FORCE_POLICY> = {}) {
   migrate(db, 'iam', IAM_MIGRATIONS);
   let now = 1_000_000;
   const waits: number[] = [];
-  const locked: string[] = [];
   const g = new BruteForceGuard(
     new SqliteSqlPort(db),
     {
@@ -24,21 +23,45 @@ function guard(policy: Partial<typeof DEFAULT_BRUTE_FORCE_POLICY> = {}) {
     },
     () => now,
     async (ms) => void waits.push(ms),
-    (name) => locked.push(name),
   );
-  return { g, db, waits, locked, advance: (ms: number) => (now += ms) };
+  return { g, db, waits, advance: (ms: number) => (now += ms) };
 }
 
 describe('BruteForceGuard', () => {
-  it('slows with a doubling, capped wait, then locks and tells', async () => {
-    const { g, waits, locked } = guard();
+  it('slows with a doubling, capped wait, then locks the source out of the account', async () => {
+    const { g, waits } = guard();
     for (let i = 0; i < 4; i++) {
-      await g.beforeAttempt('Ann');
-      await g.recordFailure('ann');
+      await g.beforeAttempt('Ann', '10.0.0.1');
+      await g.recordFailure('ann', '10.0.0.1');
     }
     expect(waits).toEqual([10, 20]);
-    expect(locked).toEqual(['ann']);
-    await expect(g.beforeAttempt('ANN')).rejects.toMatchObject({ code: 'TOO_MANY_REQUESTS' });
+    await expect(g.beforeAttempt('ANN', '10.0.0.1')).rejects.toMatchObject({ code: 'TOO_MANY_REQUESTS' });
+    // Another source is not locked out of the account.
+    await expect(g.beforeAttempt('ann', '10.0.0.2')).resolves.toBeUndefined();
+    expect(await g.status('ann')).toMatchObject({
+      failures: 4,
+      locked: true,
+      lockedSources: [{ source: '10.0.0.1', failures: 4 }],
+    });
+  });
+
+  it('slows an account failed from many sources, but never locks it', async () => {
+    const { g, waits } = guard({ accountSlowAfter: 6, lockAfter: 4 });
+    for (let i = 0; i < 12; i++) await g.recordFailure('ada', `10.1.0.${i}`);
+    await g.beforeAttempt('ada', '10.2.0.1');
+    expect(waits).toEqual([25]); // 10 * 2^(12-6), capped at maxDelayMs
+    expect((await g.status('ada')).locked).toBe(false);
+  });
+
+  it('counts an IPv6 /64 as one source and an IPv4-mapped address as its IPv4 form', async () => {
+    const { g } = guard();
+    for (let i = 1; i <= 4; i++) await g.recordFailure('ivo', `2001:db8:1:2::${i}`);
+    await expect(g.beforeAttempt('ivo', '2001:db8:1:2:ffff::9')).rejects.toMatchObject({
+      code: 'TOO_MANY_REQUESTS',
+    });
+    await expect(g.beforeAttempt('ivo', '2001:db8:1:3::1')).resolves.toBeUndefined();
+    for (let i = 0; i < 4; i++) await g.recordFailure('ivo', '::ffff:10.9.9.9');
+    await expect(g.beforeAttempt('ivo', '10.9.9.9')).rejects.toMatchObject({ code: 'TOO_MANY_REQUESTS' });
   });
 
   it('forgets failures after the window and ends a lock after its time', async () => {
@@ -52,11 +75,13 @@ describe('BruteForceGuard', () => {
     expect(await g.status('bob')).toMatchObject({ locked: false, failures: 0 });
   });
 
-  it('a success clears the count', async () => {
-    const { g } = guard();
-    await g.recordFailure('cy');
-    await g.recordSuccess('cy');
-    expect((await g.status('cy')).failures).toBe(0);
+  it("a success clears its source's count; the account's count stays for its window", async () => {
+    const { g, waits } = guard({ ipSlowAfter: 100 });
+    for (let i = 0; i < 3; i++) await g.recordFailure('cy', '10.0.0.3');
+    await g.recordSuccess('cy', '10.0.0.3');
+    await g.beforeAttempt('cy', '10.0.0.3');
+    expect(waits).toEqual([]);
+    expect((await g.status('cy')).failures).toBe(3);
   });
 
   it('slows an address that sprays many usernames, without locking anyone', async () => {

@@ -150,18 +150,11 @@ export async function createIamService(
   const groups = new GroupDirectory(sql, roles, () => changed({ kind: 'directory' }));
   const tenants = new TenantDirectory(sql, () => changed({ kind: 'directory' }));
   const clients = new ClientRegistry(sql, hasher);
-  const dropCredentialsOf = (username: string) => {
-    void resolver.principalByUsername(username).then(
-      (principal) => principal && credentialCache.invalidateUser(principal.uuid),
-      () => undefined,
-    );
-  };
   const bruteForce = new BruteForceGuard(
     sql,
     { ...DEFAULT_BRUTE_FORCE_POLICY, ...options.bruteForce },
     now,
     options.sleep,
-    dropCredentialsOf,
     (username) => feed.publish({ kind: 'login-failures', username }),
   );
   const refreshTokens = new RefreshTokenStore(
@@ -229,9 +222,9 @@ export async function createIamService(
     new PipeworkError('UNAUTHENTICATED', message);
 
   async function verifyPassword(username: string, password: string, ip?: string): Promise<Principal> {
-    // Remembered credentials (Basic auth on every request) are checked against the lock mirror; a lock earned
-    // anywhere drops them (`onLock`), so the next request takes the full path below.
-    await bruteForce.assertNotLockedCheaply(username);
+    // Remembered credentials (Basic auth on every request) are checked against the lock mirror first: an
+    // address locked out of the account gets nothing from them either.
+    await bruteForce.assertNotLockedCheaply(username, ip);
     const cachedUuid = credentialCache.get(username, password);
     if (cachedUuid) {
       const principal = await principalByUuid(cachedUuid);
@@ -244,7 +237,7 @@ export async function createIamService(
         ? await hasher.verify(row.password_hash, password)
         : await hasher.verifyDummy(password).then(() => false);
     // A lock set while this attempt was being checked (here or on another instance) holds for it too.
-    await bruteForce.assertNotLockedNow(username);
+    await bruteForce.assertNotLockedNow(username, ip);
     if (!verified || !row) {
       await bruteForce.recordFailure(username, ip);
       throw unauthenticated();
@@ -254,7 +247,7 @@ export async function createIamService(
     if (current?.password_hash !== row.password_hash || !current.enabled || !current.can_login) {
       throw unauthenticated();
     }
-    await bruteForce.recordSuccess(username);
+    await bruteForce.recordSuccess(username, ip);
     const principal = await principalByUuid(row.uuid);
     if (!principal) throw unauthenticated();
     credentialCache.set(username, password, row.uuid);
@@ -265,8 +258,8 @@ export async function createIamService(
     const claims = await accessTokens.verify(token);
     if (refreshTokens.isRevoked(claims.sid)) throw unauthenticated('The session of this token was revoked.');
     const principal = await principalByUuid(claims.sub);
+    // Login locks guard passwords per address; a session already earned is no guess (docs/auth.md).
     if (!principal) throw unauthenticated('Invalid access token.');
-    await bruteForce.assertNotLockedCheaply(principal.username);
     return principal;
   }
 
@@ -281,7 +274,6 @@ export async function createIamService(
     }
     const principal = await principalByUuid(userUuid);
     if (!principal) throw unauthenticated('Invalid refresh token');
-    await bruteForce.assertNotLockedCheaply(principal.username);
     return principal;
   }
 
@@ -294,9 +286,7 @@ export async function createIamService(
   }
 
   async function runAs(caller: Principal, username: string): Promise<Principal> {
-    const switched = switchPrincipal(caller, username, await principalByUsername(username));
-    await bruteForce.assertNotLockedCheaply(switched.username);
-    return switched;
+    return switchPrincipal(caller, username, await principalByUsername(username));
   }
 
   const identity: IdentityProvider = {
@@ -313,7 +303,8 @@ export async function createIamService(
     authenticateClient: (id, secret) => clients.authenticate(id, secret),
     verifyPassword,
     principalByUuid,
-    assertNotLocked: (username) => bruteForce.assertNotLockedNow(username),
+    // A refresh is a session already earned, not a password guess: login locks do not refuse it.
+    assertNotLocked: async () => undefined,
   });
 
   return {

@@ -132,4 +132,23 @@ export const IAM_MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 3,
+    description:
+      'login failures per account and source (an address is locked out of an account, not the account)',
+    up(db) {
+      // Counts are short-lived (a window, a lock): they start again empty.
+      db.exec(`
+        DROP TABLE iam_login_failure;
+        CREATE TABLE iam_login_failure (
+          username TEXT NOT NULL COLLATE NOCASE,
+          source TEXT NOT NULL,
+          failures INTEGER NOT NULL,
+          first_failure INTEGER NOT NULL,
+          locked_until INTEGER,
+          PRIMARY KEY (username, source)
+        );
+      `);
+    },
+  },
 ];

@@ -136,4 +136,20 @@ export const POSTGRES_IAM_MIGRATIONS: readonly PostgresMigration[] = [
       CREATE INDEX iam_api_token_user ON iam_api_token (user_uuid);
     `,
   },
+  {
+    version: 3,
+    description:
+      'login failures per account and source (an address is locked out of an account, not the account)',
+    sql: `
+      DROP TABLE iam_login_failure;
+      CREATE TABLE iam_login_failure (
+        username text NOT NULL,
+        source text NOT NULL,
+        failures integer NOT NULL,
+        first_failure bigint NOT NULL,
+        locked_until bigint,
+        PRIMARY KEY (username, source)
+      );
+    `,
+  },
 ];

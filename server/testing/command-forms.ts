@@ -1,4 +1,4 @@
-/** Calls one command the two ways a client can (GET with query parameters, or a one-step JSON pipeline). */
+/** Calls one command the two ways a client can (query parameters, or a one-step JSON pipeline). */
 import { http, type HttpResponse } from './http-client';
 
 export type CommandForm = 'GET' | 'pipeline';
@@ -17,6 +17,8 @@ export function callCommand(
   params: Record<string, unknown>,
   auth: string,
 ): Promise<HttpResponse> {
+  // Parameters in the query: over GET for a command that reads, over POST without a body for one that
+  // writes (`http` chooses: GET refuses writes).
   if (form === 'GET') return http(baseUrl, `/api/v3/command/${name}?${query(params)}`, { auth });
   return http(baseUrl, '/api/v3/pipeline', {
     auth,

@@ -1,4 +1,26 @@
 /** A small fetch wrapper for integration tests: status, headers and the body read as the response says. */
+import { isReadOnly } from '../../shared/commands';
+import { serverCommands } from '../commands';
+
+/** Commands that write: GET refuses them (browser-request-guard.ts). */
+const WRITES = new Set(serverCommands.filter((c) => !isReadOnly(c.contract)).map((c) => c.contract.name));
+const COMMAND_IN_PATH = /^\/api\/v3\/(?:command[/:]|pipe:)([^/?]+)/;
+
+/**
+ * The method when the test gives none: GET without a body, POST with one; a command that writes, called with
+ * its parameters in the query and no body, goes over POST (the form the server accepts for it).
+ */
+function defaultMethod(path: string, body: unknown): string {
+  if (body !== undefined) return 'POST';
+  const name = COMMAND_IN_PATH.exec(path)?.[1];
+  let decoded: string | undefined;
+  try {
+    decoded = name === undefined ? undefined : decodeURIComponent(name);
+  } catch {
+    decoded = undefined; // a path that is not valid percent-encoding: the server's answer is what the test wants
+  }
+  return decoded !== undefined && WRITES.has(decoded) ? 'POST' : 'GET';
+}
 
 export interface HttpResponse {
   status: number;
@@ -25,7 +47,7 @@ export async function http(
   if (options.auth) headers.authorization = options.auth;
   if (options.type) headers['content-type'] = options.type;
   const response = await fetch(baseUrl + path, {
-    method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
+    method: options.method ?? defaultMethod(path, options.body),
     headers,
     body: options.body,
   });

@@ -4,6 +4,9 @@ import type { JsonSchema } from './json-schema';
 /** What a command takes as input body or gives as output. */
 export type ValueKind = 'none' | 'json' | 'text' | 'bytes' | 'any';
 
+/** `read`: reads or computes only; `write`: changes stored data, sessions or another system. */
+export type CommandEffect = 'read' | 'write';
+
 /** Commands that steer the runner rather than transform the body. */
 export type ControlFlowRole = 'if' | 'if.else' | 'if.end' | 'foreach' | 'foreach.end' | 'exit' | 'finally';
 
@@ -38,6 +41,12 @@ export interface CommandContract {
   rawParameters?: string[];
   input: ValueKind;
   output: ValueKind;
+  /**
+   * Whether the command changes anything (stored data, other systems, sessions) or only reads and computes.
+   * Only `read` commands run over `GET /api/v3/command/<name>`; a missing effect counts as `write`. Every
+   * registered command sets it (a test checks).
+   */
+  effect?: CommandEffect;
   /** The role a caller needs; by default `CAN_PIPE_<name>`. */
   permission?: string;
   /** Marks runner-steering commands (`if`, `foreach`, ...). */
@@ -52,3 +61,8 @@ export function permissionOf(contract: CommandContract): string {
 
 /** A command name is dotted lower case: letters and digits in each part, no underscores or spaces. */
 export const COMMAND_NAME_PATTERN = /^[a-z][a-z0-9]*(\.[a-z][a-z0-9]*)*$/;
+
+/** Whether the command only reads: a missing effect counts as a write. */
+export function isReadOnly(contract: CommandContract): boolean {
+  return contract.effect === 'read';
+}

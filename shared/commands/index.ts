@@ -9,7 +9,9 @@ export {
 } from './command-definition';
 export {
   COMMAND_NAME_PATTERN,
+  isReadOnly,
   permissionOf,
+  type CommandEffect,
   type CommandContract,
   type CommandExample,
   type ControlFlowRole,

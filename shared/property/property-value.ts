@@ -23,8 +23,9 @@ const LEGACY_TYPES: Record<string, string> = {
   DECIMAL: 'application/json',
 };
 
+/** Parameter values are printable ASCII (a type is sent as a `Content-Type` header, which takes no other text). */
 const MIME_TYPE =
-  /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/[A-Za-z0-9!#$&^_.+-]{1,127}(\s*;\s*[A-Za-z0-9_.+-]+=("[^"\r\n]*"|[^;\s"]*))*$/;
+  /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/[A-Za-z0-9!#$&^_.+-]{1,127}(\s*;\s*[A-Za-z0-9_.+-]+=("[\x20\x21\x23-\x7e]*"|[\x21\x23-\x2b\x2d-\x3a\x3c-\x7e]*))*$/;
 
 /** The mime type as stored (legacy names mapped), or PARAM_INVALID when it is not a mime type. */
 export function normalizePropertyType(type: unknown): string | undefined {

@@ -53,6 +53,7 @@ export const barcodeCreate = defineCommand(
     defaultParameter: 'text',
     input: 'any',
     output: 'bytes',
+    effect: 'read',
     examples: [
       {
         title: 'A QR code of a link',

@@ -11,16 +11,19 @@ export const KEY: JsonSchema = {
   type: 'string',
   minLength: 1,
   maxLength: 1024,
-  description: 'The key of the entry (per tenant: users of other tenants never see it).',
+  description:
+    'The key of the entry (per tenant; a user of no tenant has entries of its own: no one else sees them).',
 };
 
 /**
- * Entries are kept per tenant: the caller's tenants (sorted) name the scope; users of no tenant share the
- * instance's own scope.
+ * Entries are kept per tenant: the caller's tenants (sorted) name the scope, shared by the tenant's members. A
+ * user of no tenant (the admin among them) has a scope of its own, so no other user can read or clear its
+ * entries (issue 18: a developer read the admin's cached token).
  */
 export function scopeOf(ctx: CacheContext): string {
   if (!ctx.principal) throw new PipeworkError('UNAUTHENTICATED', 'The cache needs a signed-in user.');
-  return [...ctx.principal.tenants].sort().join(',');
+  const tenants = [...ctx.principal.tenants].sort().join(',');
+  return tenants === '' ? `user:${ctx.principal.uuid}` : tenants;
 }
 
 export function keyOf(ctx: CacheContext): string {

@@ -18,6 +18,7 @@ export const cacheClear = defineCommand<ServerServices>(
     },
     input: 'any',
     output: 'json',
+    effect: 'write',
     examples: [{ title: 'Start afresh', pipeline: 'pipeline:\n  - cache.clear: {all: true}\n' }],
   },
   async (ctx) => {

@@ -21,6 +21,7 @@ export const cacheGet = defineCommand<ServerServices>(
     defaultParameter: 'key',
     input: 'any',
     output: 'any',
+    effect: 'read',
     examples: [
       {
         title: 'Read a kept value',

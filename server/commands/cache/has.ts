@@ -12,6 +12,7 @@ export const cacheHas = defineCommand<ServerServices>(
     defaultParameter: 'key',
     input: 'any',
     output: 'json',
+    effect: 'read',
     examples: [{ title: 'Is it cached?', pipeline: 'pipeline:\n  - cache.has: rates\n' }],
   },
   (ctx) => ctx.services.cache.has(scopeOf(ctx), keyOf(ctx)),

@@ -27,6 +27,7 @@ export const cachePut = defineCommand<ServerServices>(
     defaultParameter: 'key',
     input: 'any',
     output: 'any',
+    effect: 'write',
     examples: [
       {
         title: 'Keep a look-up for ten minutes',

@@ -12,6 +12,7 @@ export const cacheRemove = defineCommand<ServerServices>(
     defaultParameter: 'key',
     input: 'any',
     output: 'json',
+    effect: 'write',
     examples: [{ title: 'Forget a value', pipeline: 'pipeline:\n  - cache.remove: rates\n' }],
   },
   (ctx) => ctx.services.cache.remove(scopeOf(ctx), keyOf(ctx)),

@@ -19,6 +19,7 @@ export const configGet = defineCommand<ServerServices>(
     },
     input: 'any',
     output: 'json',
+    effect: 'read',
     examples: [
       {
         title: 'Is mail set up?',

@@ -17,6 +17,7 @@ export const decrypt = defineCommand<ServerServices>(
     defaultParameter: 'password',
     input: 'text',
     output: 'any',
+    effect: 'read',
     examples: [
       {
         title: 'Read an encrypted value',

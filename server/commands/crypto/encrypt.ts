@@ -16,6 +16,7 @@ export const encrypt = defineCommand<ServerServices>(
     defaultParameter: 'password',
     input: 'any',
     output: 'text',
+    effect: 'read',
     examples: [
       {
         title: 'Keep a value encrypted',

@@ -22,6 +22,7 @@ export const dataListFilter = defineCommand(
     rawParameters: ['filter'],
     input: 'json',
     output: 'json',
+    effect: 'read',
     examples: [
       {
         title: 'Open orders',

@@ -44,6 +44,7 @@ export const dataListSort = defineCommand(
     rawParameters: ['by'],
     input: 'json',
     output: 'json',
+    effect: 'read',
     examples: [
       {
         title: 'Most expensive first',

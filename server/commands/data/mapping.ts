@@ -70,6 +70,7 @@ export const dataMapping = defineCommand(
     rawParameters: ['rules'],
     input: 'json',
     output: 'json',
+    effect: 'read',
     examples: [
       {
         title: 'CRM customer to ERP customer',

@@ -12,6 +12,7 @@ export const driveCopy = defineCommand<ServerServices>(
     required: ['path', 'to'],
     input: 'any',
     output: 'json',
+    effect: 'write',
     examples: [
       {
         title: 'Share a report',

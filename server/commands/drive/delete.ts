@@ -13,6 +13,7 @@ export const driveDelete = defineCommand<ServerServices>(
     defaultParameter: 'path',
     input: 'any',
     output: 'json',
+    effect: 'write',
     examples: [{ title: 'Delete a file', pipeline: 'pipeline:\n  - drive.delete: reports/old.pdf\n' }],
   },
   async (ctx) => ({ path: pathOf(ctx), deleted: await driveOf(ctx).delete(ctx.principal, pathOf(ctx)) }),

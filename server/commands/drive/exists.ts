@@ -12,6 +12,7 @@ export const driveExists = defineCommand<ServerServices>(
     defaultParameter: 'path',
     input: 'any',
     output: 'json',
+    effect: 'read',
     examples: [{ title: 'Check for a file', pipeline: 'pipeline:\n  - drive.exists: reports/invoice.pdf\n' }],
   },
   (ctx) => driveOf(ctx).exists(ctx.principal, pathOf(ctx)),

@@ -14,6 +14,7 @@ export const driveList = defineCommand<ServerServices>(
     defaultParameter: 'path',
     input: 'any',
     output: 'json',
+    effect: 'read',
     examples: [{ title: 'List the shared reports', pipeline: 'pipeline:\n  - drive.list: shared/reports\n' }],
   },
   (ctx) => driveOf(ctx).list(ctx.principal, pathOf(ctx)),

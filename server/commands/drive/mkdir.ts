@@ -20,6 +20,7 @@ export const driveMkdir = defineCommand<ServerServices>(
     defaultParameter: 'path',
     input: 'any',
     output: 'json',
+    effect: 'write',
     examples: [
       {
         title: 'Create a folder',

@@ -12,6 +12,7 @@ export const driveMove = defineCommand<ServerServices>(
     required: ['path', 'to'],
     input: 'any',
     output: 'json',
+    effect: 'write',
     examples: [
       {
         title: 'Archive a report',

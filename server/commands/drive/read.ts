@@ -17,6 +17,7 @@ export const driveRead = defineCommand<ServerServices>(
     defaultParameter: 'path',
     input: 'any',
     output: 'bytes',
+    effect: 'read',
     examples: [{ title: 'Read a file', pipeline: 'pipeline:\n  - drive.read: reports/invoice.pdf\n' }],
   },
   (ctx) => driveOf(ctx).read(ctx.principal, pathOf(ctx), ctx.services.config.limits.commandBodyBytes),

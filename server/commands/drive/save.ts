@@ -24,6 +24,7 @@ export const driveSave = defineCommand<ServerServices>(
     defaultParameter: 'path',
     input: 'bytes',
     output: 'any',
+    effect: 'write',
     examples: [
       {
         title: 'Save a generated text',

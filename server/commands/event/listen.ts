@@ -29,6 +29,7 @@ export const eventListen = defineCommand<ServerServices>(
     rawParameters: ['filter'],
     input: 'any',
     output: 'any',
+    effect: 'write',
     examples: [
       {
         title: 'React to new form submissions',

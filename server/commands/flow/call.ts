@@ -28,6 +28,7 @@ export const call = defineCommand<ServerServices>(
     defaultParameter: 'uri',
     input: 'any',
     output: 'any',
+    effect: 'write',
     examples: [
       {
         title: 'Call a stored pipeline with arguments',

@@ -45,6 +45,7 @@ export const pipelineStart = defineCommand<ServerServices>(
     defaultParameter: 'key',
     input: 'any',
     output: 'any',
+    effect: 'write',
     examples: [
       {
         title: 'Run a stored pipeline',
@@ -68,6 +69,7 @@ export const pipelineRun = defineCommand<ServerServices>(
     defaultParameter: 'name',
     input: 'any',
     output: 'any',
+    effect: 'write',
   },
   (ctx) => start(ctx, 'name'),
 );

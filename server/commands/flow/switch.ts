@@ -24,6 +24,7 @@ export const switchCommand = defineCommand(
     openParameters: true,
     input: 'any',
     output: 'any',
+    effect: 'read',
     examples: [
       {
         title: 'Pick a label',

@@ -137,6 +137,8 @@ export function defineHttpCommand(method: HttpMethod, example: string): CommandD
       defaultParameter: 'url',
       input: 'any',
       output: 'any',
+      // Even a GET reaches another system on the caller's behalf: never run from a browser's GET.
+      effect: 'write',
       examples: [{ title: `Call another system with ${method}`, pipeline: example }],
     },
     (ctx) => call(ctx, method),

@@ -54,6 +54,13 @@ export function parseRequestHeaders(raw: unknown): Record<string, string> {
   for (const [name, value] of pairsOf(raw)) {
     if (!TOKEN.test(name)) throw invalid(`'${name}' is not a valid header name.`);
     if (/[\r\n\0]/.test(value)) throw invalid(`The value of header '${name}' holds a line break.`);
+    // HTTP header values are bytes read as Latin-1: other characters cannot be sent (encode them first,
+    // e.g. with @text.encodeURIComponent or as base64).
+    if (/[^\t\x20-\x7e\x80-\xff]/.test(value)) {
+      throw invalid(
+        `The value of header '${name}' holds a character outside Latin-1 (or a control character); encode it first.`,
+      );
+    }
     const key = name.toLowerCase();
     if (RESERVED.has(key)) throw invalid(`The header '${name}' is set by the client and cannot be given.`);
     headers[key] = headers[key] === undefined ? value : `${headers[key]}, ${value}`;

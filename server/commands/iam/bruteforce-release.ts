@@ -11,6 +11,7 @@ export const iamBruteforceRelease = defineCommand<ServerServices>(
     parameters: BRUTEFORCE_PARAMETERS,
     input: 'any',
     output: 'json',
+    effect: 'write',
   },
   async (ctx) => {
     const username = await bruteforceUsername(ctx);

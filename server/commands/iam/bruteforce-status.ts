@@ -11,6 +11,7 @@ export const iamBruteforceStatus = defineCommand<ServerServices>(
     parameters: BRUTEFORCE_PARAMETERS,
     input: 'any',
     output: 'json',
+    effect: 'read',
   },
   async (ctx) => iamOf(ctx).bruteForce.status(await bruteforceUsername(ctx)),
 );

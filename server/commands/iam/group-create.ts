@@ -18,6 +18,7 @@ export const iamGroupCreate = defineCommand<ServerServices>(
     required: ['name'],
     input: 'any',
     output: 'json',
+    effect: 'write',
   },
   async (ctx) => {
     const iam = iamOf(ctx);

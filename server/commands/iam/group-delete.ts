@@ -11,6 +11,7 @@ export const iamGroupDelete = defineCommand<ServerServices>(
     required: ['uuid'],
     input: 'any',
     output: 'json',
+    effect: 'write',
   },
   async (ctx) => {
     const uuid = requiredString(ctx, 'uuid');

@@ -16,6 +16,7 @@ export const iamGroupList = defineCommand<ServerServices>(
     },
     input: 'any',
     output: 'json',
+    effect: 'read',
   },
   async (ctx) => {
     const groups = await iamOf(ctx).groups.list(listQueryOf(ctx));

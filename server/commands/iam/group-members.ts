@@ -14,6 +14,7 @@ export const iamGroupMembers = defineCommand<ServerServices>(
     },
     input: 'any',
     output: 'json',
+    effect: 'read',
   },
   async (ctx) => {
     const iam = iamOf(ctx);

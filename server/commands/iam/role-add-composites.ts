@@ -18,6 +18,7 @@ export const iamRoleAddComposites = defineCommand<ServerServices>(
     required: ['roleName', 'composites'],
     input: 'any',
     output: 'json',
+    effect: 'write',
   },
   async (ctx) => {
     const iam = iamOf(ctx);

@@ -18,6 +18,7 @@ export const iamRoleCreate = defineCommand<ServerServices>(
     required: ['name'],
     input: 'any',
     output: 'json',
+    effect: 'write',
   },
   async (ctx) => {
     const iam = iamOf(ctx);

@@ -11,6 +11,7 @@ export const iamRoleMembers = defineCommand<ServerServices>(
     required: ['roleName'],
     input: 'any',
     output: 'json',
+    effect: 'read',
   },
   async (ctx) => {
     const iam = iamOf(ctx);

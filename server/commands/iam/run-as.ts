@@ -15,6 +15,7 @@ export const iamRunAs = defineCommand<ServerServices>(
     defaultParameter: 'username',
     input: 'any',
     output: 'none',
+    effect: 'write',
     examples: [
       {
         title: 'Run the setup as the technical user',

@@ -11,6 +11,7 @@ export const iamTenantCreate = defineCommand<ServerServices>(
     required: ['name'],
     input: 'any',
     output: 'json',
+    effect: 'write',
   },
   async (ctx) => {
     const row = await iamOf(ctx).tenants.create(requiredString(ctx, 'name'));

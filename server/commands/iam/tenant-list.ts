@@ -10,6 +10,7 @@ export const iamTenantList = defineCommand<ServerServices>(
     parameters: LIST_PARAMETERS,
     input: 'any',
     output: 'json',
+    effect: 'read',
   },
   async (ctx) => {
     const query = listQueryOf(ctx);

@@ -12,6 +12,7 @@ export const iamTokenLogout = defineCommand<ServerServices>(
     required: ['refreshToken'],
     input: 'any',
     output: 'none',
+    effect: 'write',
   },
   async (ctx) => {
     await iamOf(ctx).tokens.logout(requiredString(ctx, 'refreshToken'));

@@ -20,6 +20,7 @@ export const iamTokenRefresh = defineCommand<ServerServices>(
     required: ['refreshToken'],
     input: 'any',
     output: 'json',
+    effect: 'write',
   },
   async (ctx) => {
     try {

@@ -21,6 +21,7 @@ export const iamToken = defineCommand<ServerServices>(
     required: ['username', 'password'],
     input: 'any',
     output: 'json',
+    effect: 'write',
   },
   async (ctx) => {
     try {

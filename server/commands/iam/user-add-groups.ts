@@ -20,6 +20,7 @@ export const iamUserAddGroups = defineCommand<ServerServices>(
     required: ['uuid'],
     input: 'any',
     output: 'json',
+    effect: 'write',
   },
   async (ctx) => {
     const iam = iamOf(ctx);

@@ -16,6 +16,7 @@ export const iamUserAddRoles = defineCommand<ServerServices>(
     required: ['roleNames'],
     input: 'any',
     output: 'json',
+    effect: 'write',
   },
   async (ctx) => {
     const iam = iamOf(ctx);

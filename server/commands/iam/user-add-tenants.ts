@@ -23,6 +23,7 @@ export const iamUserAddTenants = defineCommand<ServerServices>(
     required: ['uuid'],
     input: 'any',
     output: 'json',
+    effect: 'write',
   },
   async (ctx) => {
     const iam = iamOf(ctx);

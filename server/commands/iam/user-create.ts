@@ -32,6 +32,7 @@ export const iamUserCreate = defineCommand<ServerServices>(
     required: ['name'],
     input: 'any',
     output: 'json',
+    effect: 'write',
     examples: [
       {
         title: 'Create a developer',

@@ -12,6 +12,7 @@ export const iamUserDelete = defineCommand<ServerServices>(
     required: ['uuid'],
     input: 'any',
     output: 'json',
+    effect: 'write',
   },
   async (ctx) => {
     const iam = iamOf(ctx);

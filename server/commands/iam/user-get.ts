@@ -11,6 +11,7 @@ export const iamUserGet = defineCommand<ServerServices>(
     parameters: USER_REF_PARAMETERS,
     input: 'any',
     output: 'json',
+    effect: 'read',
   },
   async (ctx) => {
     const row = await iamOf(ctx).users.require({

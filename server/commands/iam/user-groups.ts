@@ -18,6 +18,7 @@ export const iamUserGroups = defineCommand<ServerServices>(
     parameters: { ...USER_REF_PARAMETERS, ...LIST_PARAMETERS },
     input: 'any',
     output: 'json',
+    effect: 'read',
   },
   async (ctx) => {
     const iam = iamOf(ctx);

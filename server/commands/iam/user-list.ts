@@ -25,6 +25,7 @@ export const iamUserList = defineCommand<ServerServices>(
     },
     input: 'any',
     output: 'json',
+    effect: 'read',
   },
   async (ctx) => {
     const iam = iamOf(ctx);

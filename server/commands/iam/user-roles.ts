@@ -17,6 +17,7 @@ export const iamUserRoles = defineCommand<ServerServices>(
     parameters: { ...USER_REF_PARAMETERS, ...LIST_PARAMETERS },
     input: 'any',
     output: 'json',
+    effect: 'read',
   },
   async (ctx) => {
     const iam = iamOf(ctx);

@@ -12,6 +12,7 @@ export const mailOutboxList = defineCommand<ServerServices>(
     parameters: {},
     input: 'any',
     output: 'json',
+    effect: 'read',
     examples: [{ title: 'What was sent', pipeline: 'pipeline:\n  - mail.outbox.list\n' }],
   },
   (ctx) => ctx.services.mail.outbox(),

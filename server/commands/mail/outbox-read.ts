@@ -14,6 +14,7 @@ export const mailOutboxRead = defineCommand<ServerServices>(
     defaultParameter: 'name',
     input: 'any',
     output: 'bytes',
+    effect: 'read',
     examples: [
       {
         title: 'The newest mail',

@@ -79,6 +79,7 @@ export const mailSend = defineCommand<ServerServices>(
     required: ['to'],
     input: 'any',
     output: 'json',
+    effect: 'write',
     examples: [
       {
         title: 'Mail a report from the drive',

@@ -38,6 +38,7 @@ export const pdfCreate = defineCommand<ServerServices>(
     },
     input: 'any',
     output: 'bytes',
+    effect: 'read',
     examples: [
       {
         title: 'A blank page with a stamp',

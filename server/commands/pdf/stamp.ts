@@ -62,6 +62,7 @@ export const pdfStamp = defineCommand<ServerServices>(
     defaultParameter: 'text',
     input: 'bytes',
     output: 'bytes',
+    effect: 'read',
     examples: [
       {
         title: 'Mark a document as approved',

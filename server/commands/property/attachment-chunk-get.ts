@@ -19,6 +19,7 @@ export const propertyAttachmentChunkGet = defineCommand<ServerServices>(
     required: ['name'],
     input: 'any',
     output: 'bytes',
+    effect: 'read',
     examples: [
       {
         title: 'Read the first chunk',

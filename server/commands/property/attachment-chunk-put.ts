@@ -23,6 +23,7 @@ export const propertyAttachmentChunkPut = defineCommand<ServerServices>(
     required: ['name'],
     input: 'bytes',
     output: 'json',
+    effect: 'write',
     examples: [
       {
         title: 'Append a chunk from the body',

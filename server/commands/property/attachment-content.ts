@@ -18,6 +18,7 @@ export const propertyAttachmentContent = defineCommand<ServerServices>(
     required: ['name'],
     input: 'any',
     output: 'bytes',
+    effect: 'read',
     examples: [
       {
         title: 'Download an attachment',

@@ -12,6 +12,7 @@ export const propertyAttachmentDelete = defineCommand<ServerServices>(
     required: ['name'],
     input: 'any',
     output: 'none',
+    effect: 'write',
     examples: [
       {
         title: 'Remove an attachment',

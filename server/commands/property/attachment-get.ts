@@ -12,6 +12,7 @@ export const propertyAttachmentGet = defineCommand<ServerServices>(
     required: ['name'],
     input: 'any',
     output: 'json',
+    effect: 'read',
     examples: [
       {
         title: 'Size of an attachment',

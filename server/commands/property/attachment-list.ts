@@ -13,6 +13,7 @@ export const propertyAttachmentList = defineCommand<ServerServices>(
     defaultParameter: 'key',
     input: 'any',
     output: 'json',
+    effect: 'read',
     examples: [
       {
         title: 'List attachments',

@@ -36,6 +36,7 @@ export const propertyAttachmentPut = defineCommand<ServerServices>(
     },
     input: 'bytes',
     output: 'json',
+    effect: 'write',
     examples: [
       {
         title: 'Attach a generated text',

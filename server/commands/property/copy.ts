@@ -12,6 +12,7 @@ export const propertyCopy = defineCommand<ServerServices>(
     required: ['to'],
     input: 'any',
     output: 'json',
+    effect: 'write',
     examples: [
       {
         title: 'Copy a form',

@@ -21,6 +21,7 @@ export const propertyDelete = defineCommand<ServerServices>(
     defaultParameter: 'key',
     input: 'any',
     output: 'json',
+    effect: 'write',
     examples: [
       {
         title: 'Delete an app',

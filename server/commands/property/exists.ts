@@ -11,6 +11,7 @@ export const propertyExists = defineCommand<ServerServices>(
     defaultParameter: 'key',
     input: 'any',
     output: 'json',
+    effect: 'read',
     examples: [
       {
         title: 'Check before creating',

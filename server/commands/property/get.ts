@@ -11,6 +11,7 @@ export const propertyGet = defineCommand<ServerServices>(
     defaultParameter: 'key',
     input: 'any',
     output: 'json',
+    effect: 'read',
     examples: [
       { title: 'Read a property', pipeline: 'pipeline:\n  - property.get: global/app/myapp/config/app\n' },
     ],

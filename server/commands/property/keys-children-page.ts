@@ -29,6 +29,7 @@ export const propertyKeysChildrenPage = defineCommand<ServerServices>(
     defaultParameter: 'pattern',
     input: 'any',
     output: 'json',
+    effect: 'read',
     examples: [
       {
         title: 'The first 100 entries of a large folder',

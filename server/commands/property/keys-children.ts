@@ -18,6 +18,7 @@ export const propertyKeysChildren = defineCommand<ServerServices>(
     defaultParameter: 'pattern',
     input: 'any',
     output: 'json',
+    effect: 'read',
     examples: [
       { title: 'Browse the apps', pipeline: 'pipeline:\n  - property.keys.children: global/app/\n' },
     ],

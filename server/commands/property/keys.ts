@@ -12,6 +12,7 @@ export const propertyKeys = defineCommand<ServerServices>(
     defaultParameter: 'pattern',
     input: 'any',
     output: 'json',
+    effect: 'read',
     examples: [{ title: 'Keys of an app', pipeline: 'pipeline:\n  - property.keys: global/app/myapp/**\n' }],
   },
   (ctx) => propertiesOf(ctx).keys(ctx.principal, firstParam(ctx, 'pattern', 'filter') ?? '**'),

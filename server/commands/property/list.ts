@@ -38,6 +38,7 @@ export const propertyList = defineCommand<ServerServices>(
     defaultParameter: 'pattern',
     input: 'any',
     output: 'json',
+    effect: 'read',
     examples: [
       {
         title: 'All object schemas of version v1',

@@ -12,6 +12,7 @@ export const propertyMove = defineCommand<ServerServices>(
     required: ['to'],
     input: 'any',
     output: 'json',
+    effect: 'write',
     examples: [
       {
         title: 'Limit an app to a tenant',

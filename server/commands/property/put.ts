@@ -33,6 +33,7 @@ export const propertyPut = defineCommand<ServerServices>(
     rawParameters: ['value'],
     input: 'any',
     output: 'json',
+    effect: 'write',
     examples: [
       {
         title: 'Change a value only if nobody else changed it',

@@ -21,6 +21,7 @@ export const propertySchemaDelete = defineCommand<ServerServices>(
     defaultParameter: 'key',
     input: 'any',
     output: 'json',
+    effect: 'write',
     examples: [
       {
         title: 'Remove an old config',

@@ -50,6 +50,7 @@ export const propertySchemaPut = defineCommand<ServerServices>(
     rawParameters: ['value'],
     input: 'any',
     output: 'json',
+    effect: 'write',
     examples: [
       {
         title: 'Create an app configuration',

@@ -13,6 +13,7 @@ export const propertyValueGet = defineCommand<ServerServices>(
     defaultParameter: 'key',
     input: 'any',
     output: 'any',
+    effect: 'read',
     examples: [
       {
         title: 'Use a config value',

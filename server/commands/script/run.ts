@@ -109,6 +109,7 @@ export const scriptRun = defineCommand<ServerServices>(
     defaultParameter: 'path',
     input: 'any',
     output: 'any',
+    effect: 'write',
     examples: [
       {
         title: 'Compute a value in a script',

@@ -67,6 +67,7 @@ export const sqlQuery = defineCommand<ServerServices>(
     rawParameters: ['query'],
     input: 'any',
     output: 'json',
+    effect: 'write',
     examples: [
       {
         title: 'Orders of a customer',

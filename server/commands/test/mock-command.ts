@@ -30,6 +30,7 @@ export const mockCommand = defineCommand<ServerServices>(
     rawParameters: ['when', 'thenSetBody', 'thenSetVar', 'thenError'],
     input: 'any',
     output: 'none',
+    effect: 'write',
     examples: [
       {
         title: 'Send no mail in a test, and remember the recipient',

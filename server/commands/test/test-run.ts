@@ -128,6 +128,7 @@ export const testRun = defineCommand<ServerServices>(
     defaultParameter: 'pattern',
     input: 'any',
     output: 'json',
+    effect: 'write',
     examples: [
       { title: "Run one app's tests", pipeline: 'pipeline:\n  - test.run: global/app/orders/test/**\n' },
     ],

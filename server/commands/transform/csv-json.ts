@@ -30,6 +30,7 @@ export const csvToJson = defineCommand(
     },
     input: 'text',
     output: 'json',
+    effect: 'read',
     examples: [
       {
         title: 'CSV to objects',
@@ -50,6 +51,14 @@ export const csvToJson = defineCommand(
     const fatal = result.errors.find((e) => e.type === 'Quotes' || (e.type === 'FieldMismatch' && !header));
     if (fatal) {
       throw new PipeworkError('BAD_REQUEST', `transform.csv.json: ${fatal.message} (row ${fatal.row ?? 0}).`);
+    }
+    if (header && result.meta.fields?.includes('__proto__')) {
+      // Decision (issue 18): a row is a plain object, where this name cannot be an own key; refused clearly
+      // rather than dropped silently.
+      throw new PipeworkError(
+        'BAD_REQUEST',
+        "transform.csv.json: the column name '__proto__' cannot be a key of a row; rename the column, or read the rows as lists with header: false.",
+      );
     }
     if (header) {
       // A row with more fields than the header gets them under __parsed_extra: keep rows plain.
@@ -94,6 +103,7 @@ export const jsonToCsv = defineCommand(
     },
     input: 'json',
     output: 'text',
+    effect: 'read',
     examples: [
       {
         title: 'Objects to CSV',

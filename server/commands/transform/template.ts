@@ -44,6 +44,7 @@ export const transform = defineCommand<ServerServices>(
     rawParameters: ['template'],
     input: 'any',
     output: 'any',
+    effect: 'read',
     examples: [
       {
         title: 'One line per order',

@@ -1,12 +1,36 @@
 /**
  * `transform.xml.json` and `transform.json.xml` (fast-xml-parser): attributes as `@name`, text beside
- * them as `#text`. Entities are never expanded (no DOCTYPE entity tricks, no billion laughs), and the
- * nesting depth is bounded.
+ * them as `#text`. The five predefined entities (`&lt;` ...) and character references (`&#60;`, `&#x3c;`) are
+ * decoded; entities a DOCTYPE declares are never expanded (no entity tricks, no billion laughs) and stay as
+ * written. The nesting depth is bounded.
  */
 import { XMLBuilder, XMLParser, XMLValidator } from 'fast-xml-parser';
 import { defineCommand } from '../../../shared/commands';
 import { PipeworkError } from '../../../shared/errors';
 import { inputJson, inputText } from './input-text';
+
+const PREDEFINED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+
+/** Decodes the predefined entities and character references in one pass; any other `&name;` stays as written. */
+export function decodeXmlText(text: string): string {
+  if (!text.includes('&')) return text;
+  return text.replace(
+    /&(?:(lt|gt|amp|quot|apos)|#(\d{1,7})|#x([0-9a-fA-F]{1,6}));/g,
+    (whole, name, dec, hex) => {
+      if (name) return PREDEFINED[name as string]!;
+      const code = dec !== undefined ? Number(dec) : Number.parseInt(hex as string, 16);
+      const allowed =
+        code === 0x9 ||
+        code === 0xa ||
+        code === 0xd ||
+        (code >= 0x20 && code <= 0x10ffff && (code < 0xd800 || code > 0xdfff));
+      return allowed ? String.fromCodePoint(code) : whole;
+    },
+  );
+}
+
+const decodeValue = (_name: string, value: unknown) =>
+  typeof value === 'string' ? decodeXmlText(value) : value;
 
 const XML_OPTIONS = {
   ignoreAttributes: false,
@@ -32,6 +56,7 @@ export const xmlToJson = defineCommand(
     },
     input: 'text',
     output: 'json',
+    effect: 'read',
     examples: [
       {
         title: 'An order in XML',
@@ -52,7 +77,13 @@ export const xmlToJson = defineCommand(
     }
     const types = ctx.params.types === true;
     try {
-      return new XMLParser({ ...XML_OPTIONS, parseTagValue: types, parseAttributeValue: types }).parse(text);
+      return new XMLParser({
+        ...XML_OPTIONS,
+        parseTagValue: types,
+        parseAttributeValue: types,
+        tagValueProcessor: decodeValue,
+        attributeValueProcessor: decodeValue,
+      }).parse(text);
     } catch (error) {
       throw new PipeworkError('BAD_REQUEST', `transform.xml.json: ${(error as Error).message}`);
     }
@@ -93,6 +124,7 @@ export const jsonToXml = defineCommand(
     },
     input: 'json',
     output: 'text',
+    effect: 'read',
     examples: [
       {
         title: 'An order as XML',

@@ -22,6 +22,7 @@ export const ifCommand = defineCommand(
     rawParameters: ['true'],
     input: 'any',
     output: 'none',
+    effect: 'read',
     controlFlow: 'if',
     permission: 'CAN_PIPE_if',
     examples: [
@@ -42,6 +43,7 @@ export const ifElse = defineCommand(
     parameters: {},
     input: 'any',
     output: 'none',
+    effect: 'read',
     controlFlow: 'if.else',
     permission: 'CAN_PIPE_if',
   },
@@ -55,6 +57,7 @@ export const ifEnd = defineCommand(
     parameters: {},
     input: 'any',
     output: 'none',
+    effect: 'read',
     controlFlow: 'if.end',
     permission: 'CAN_PIPE_if',
   },
@@ -81,6 +84,7 @@ export const foreach = defineCommand(
     rawParameters: ['in'],
     input: 'any',
     output: 'none',
+    effect: 'read',
     controlFlow: 'foreach',
     examples: [
       {
@@ -100,6 +104,7 @@ export const foreachEnd = defineCommand(
     parameters: {},
     input: 'any',
     output: 'none',
+    effect: 'read',
     controlFlow: 'foreach.end',
     permission: 'CAN_PIPE_foreach',
   },
@@ -113,6 +118,7 @@ export const exit = defineCommand(
     parameters: {},
     input: 'any',
     output: 'none',
+    effect: 'read',
     controlFlow: 'exit',
   },
   steeredByRunner,

@@ -23,6 +23,7 @@ export const datetime = defineCommand(
     defaultParameter: 'format',
     input: 'any',
     output: 'text',
+    effect: 'read',
     examples: [
       { title: 'Today as text', pipeline: 'pipeline:\n  - datetime: dd.MM.yyyy\n' },
       {

@@ -11,6 +11,7 @@ export const error = defineCommand(
     defaultParameter: 'message',
     input: 'any',
     output: 'none',
+    effect: 'read',
     examples: [
       {
         title: 'Refuse empty input',

@@ -20,6 +20,7 @@ export const evalCommand = defineCommand(
     rawParameters: ['expr'],
     input: 'any',
     output: 'none',
+    effect: 'read',
     examples: [
       {
         title: 'Count in a variable',
@@ -50,6 +51,7 @@ export const test = defineCommand(
     rawParameters: ['true'],
     input: 'any',
     output: 'none',
+    effect: 'read',
     examples: [
       { title: 'Check the body', pipeline: 'body: {"n": 2}\npipeline:\n  - test: "#{body.n == 2}"\n' },
     ],
@@ -92,6 +94,7 @@ export const assert = defineCommand(
     rawParameters: ['true', 'false'],
     input: 'any',
     output: 'none',
+    effect: 'read',
   },
   (ctx) => {
     const { params } = ctx;

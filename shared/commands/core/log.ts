@@ -43,6 +43,7 @@ export const log = defineCommand(
     defaultParameter: 'message',
     input: 'any',
     output: 'any',
+    effect: 'read',
     examples: [
       {
         title: 'Log a field of the body',

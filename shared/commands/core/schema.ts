@@ -13,6 +13,7 @@ export const pipeSchemaV7 = defineCommand(
     parameters: {},
     input: 'none',
     output: 'json',
+    effect: 'read',
     permission: 'CAN_PIPE_pipe.schema.v7',
   },
   ({ commands }) => generatePipelineSchema(commands.contracts()),
@@ -95,6 +96,7 @@ export const pipelineValidate = defineCommand(
     },
     input: 'any',
     output: 'json',
+    effect: 'read',
   },
   ({ input, params, commands }) => {
     const text = typeof input === 'string' ? input : JSON.stringify(input ?? '');

@@ -20,6 +20,7 @@ export const set = defineCommand(
     rawParameters: ['mapping'],
     input: 'any',
     output: 'any',
+    effect: 'read',
     examples: [
       {
         title: 'Keep a result in a variable',
@@ -47,6 +48,7 @@ export const setBody = defineCommand(
     defaultParameter: 'value',
     input: 'any',
     output: 'any',
+    effect: 'read',
   },
   ({ params }) => convertFormat(params.value, params.format),
 );
@@ -79,6 +81,7 @@ export const setVar = defineCommand(
     required: ['value'],
     input: 'any',
     output: 'none',
+    effect: 'read',
   },
   (ctx) => {
     ctx.scope.vars[variableName(ctx)] = convertFormat(ctx.params.value, ctx.params.format);
