@@ -111,7 +111,7 @@ export default function PipelineEditorView(props: PipelineEditorProps) {
       className="pipeline-editor"
       data-testid="pipeline-editor"
       // Never collapsed, even in a container that gives it no height.
-      style={{ position: 'relative', height: height ?? '100%', minHeight: MIN_HEIGHT }}
+      style={{ position: 'relative', height: height ?? '100%', minHeight: props.minHeight ?? MIN_HEIGHT }}
     >
       <Editor
         value={value}

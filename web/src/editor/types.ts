@@ -28,6 +28,8 @@ export interface PipelineEditorProps {
   fetchSchema?(): Promise<object>;
   /** Height of the editor; default 100% of its container. */
   height?: number | string;
+  /** Pixels the editor never shrinks below; default 320 (a container that sizes it may ask for less). */
+  minHeight?: number;
 }
 
 export interface CodeEditorProps {
