@@ -21,5 +21,18 @@ export function useVirtualWindow(count: number, rowHeight: number) {
 
   const start = Math.max(0, Math.floor(scrollTop / rowHeight) - OVERSCAN);
   const end = Math.min(count, Math.ceil((scrollTop + height) / rowHeight) + OVERSCAN);
-  return { attach: setElement, onScroll, start, end, totalHeight: count * rowHeight };
+  /** Scrolls just enough for row `index` to be in view. */
+  const scrollTo = useCallback(
+    (index: number) => {
+      if (!element) return;
+      const top = index * rowHeight;
+      if (top < element.scrollTop) element.scrollTop = top;
+      else if (top + rowHeight > element.scrollTop + element.clientHeight)
+        element.scrollTop = top + rowHeight - element.clientHeight;
+      setScrollTop(element.scrollTop);
+    },
+    [element, rowHeight],
+  );
+
+  return { attach: setElement, onScroll, start, end, totalHeight: count * rowHeight, scrollTo };
 }
