@@ -26,10 +26,11 @@ export function useVirtualWindow(count: number, rowHeight: number) {
     (index: number) => {
       if (!element) return;
       const top = index * rowHeight;
-      if (top < element.scrollTop) element.scrollTop = top;
-      else if (top + rowHeight > element.scrollTop + element.clientHeight)
-        element.scrollTop = top + rowHeight - element.clientHeight;
-      setScrollTop(element.scrollTop);
+      let next = element.scrollTop;
+      if (top < next) next = top;
+      else if (top + rowHeight > next + element.clientHeight) next = top + rowHeight - element.clientHeight;
+      if (next !== element.scrollTop) element.scrollTo({ top: next });
+      setScrollTop(next);
     },
     [element, rowHeight],
   );
