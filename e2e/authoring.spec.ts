@@ -151,3 +151,28 @@ test('at 1024x700 the trace badges keep clear of the command names and the edito
   expect(editorBox!.y + editorBox!.height).toBeLessThanOrEqual(tabsBox!.y);
   await screenshotsWideAndNarrow(page, 'trace');
 });
+
+test('"Insert into editor" adds the step after the cursor\'s step, indented, never mid-line', async ({
+  page,
+}) => {
+  await signIn(page);
+  await editorReady(page);
+  await setText(page, 'pipeline:\n  - set.var:\n      key: x\n      value: 1\n  - log: "#{vars.x}"\n');
+  await moveTo(page, 3, 10); // mid-line, inside step 1
+  await page.getByRole('tab', { name: 'Reference' }).click();
+  const reference = page.getByRole('region', { name: 'Command reference' });
+  await reference.getByLabel('Search commands').fill('property.schema.put');
+  await reference
+    .getByTestId('command-property.schema.put')
+    .getByRole('button', { name: 'Insert into editor' })
+    .click();
+  await expect
+    .poll(() => editorText(page))
+    .toBe(
+      'pipeline:\n  - set.var:\n      key: x\n      value: 1\n  - property.schema.put:\n      key: "<key>"\n  - log: "#{vars.x}"\n',
+    );
+  await screenshotsWideAndNarrow(page, 'insert-step');
+  // One undo takes the whole step back.
+  await page.keyboard.press('Control+z');
+  await expect.poll(() => editorText(page)).not.toContain('property.schema.put');
+});

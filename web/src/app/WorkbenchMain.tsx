@@ -62,7 +62,7 @@ export function WorkbenchMain() {
           void load(key);
         } else navigate({ view: 'editor', key });
       },
-      insertIntoEditor: (text) => editor.current?.insertText(text),
+      insertIntoEditor: (step) => editor.current?.insertStep(step),
     }),
     [route.key, load, navigate, source, resetRun],
   );
