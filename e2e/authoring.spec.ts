@@ -176,3 +176,21 @@ test('"Insert into editor" adds the step after the cursor\'s step, indented, nev
   await page.keyboard.press('Control+z');
   await expect.poll(() => editorText(page)).not.toContain('property.schema.put');
 });
+
+test('an error inside a data.transform template links to its own line; steps count from 1', async ({
+  page,
+}) => {
+  await signIn(page);
+  await editorReady(page);
+  await setText(
+    page,
+    'pipeline:\n  - set.body:\n      value: {a: 1}\n  - data.transform:\n      template: |\n        line one\n        line two #{a +}\n',
+  );
+  await moveTo(page, 1, 1);
+  await page.keyboard.press('Control+Enter');
+  const error = page.getByTestId('run-error');
+  await expect(error).toContainText('PEL_SYNTAX');
+  await expect(error).toContainText('step 2 · data.transform');
+  await expect(error.getByRole('button', { name: 'line 7, column 23' })).toBeVisible();
+  await screenshotsWideAndNarrow(page, 'template-error');
+});
