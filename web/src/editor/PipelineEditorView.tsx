@@ -20,6 +20,8 @@ const EDITOR_OPTIONS: Monaco.editor.IStandaloneEditorConstructionOptions = {
   suggestOnTriggerCharacters: true,
   fixedOverflowWidgets: true,
   'semanticHighlighting.enabled': false,
+  // The number of the line after a final newline is drawn in full colour (dimmed it fails contrast checks).
+  renderFinalNewline: 'on',
 };
 
 /** Pixels: enough for a short pipeline and the suggest widget. */
