@@ -49,6 +49,7 @@ test('the property tree is browsed with the keyboard: arrows, Enter, type-ahead'
   await page.keyboard.press('ArrowRight');
   const folder = tree.getByRole('treeitem', { name: FOLDER, exact: true });
   await expect(folder).toHaveAttribute('aria-expanded', 'true');
+  await expect(tree.getByRole('treeitem', { name: 'alpha', exact: true })).toBeVisible();
   await page.keyboard.press('ArrowRight');
   await expect.poll(() => activeName(page)).toBe('alpha');
   await page.keyboard.press('ArrowDown');

@@ -76,7 +76,12 @@ function AttachmentRow(props: {
         <span className={styles.muted}>
           {a.contentType} · {size(a.length)}
         </span>
-        <button type="button" className={styles.smallAction} onClick={onDownload}>
+        <button
+          type="button"
+          className={styles.smallAction}
+          onClick={onDownload}
+          aria-label={`Download ${a.name}`}
+        >
           Download
         </button>
         <button
