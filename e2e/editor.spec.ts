@@ -190,6 +190,8 @@ test('switches YAML -> JSON -> URI -> YAML and keeps the pipeline', async ({ pag
 
 test('JSON pipelines get the same schema and PEL checks', async ({ page }) => {
   await openEditor(page);
+  // The first pipeline has a comment: switching to JSON asks before it drops it.
+  page.once('dialog', (dialog) => void dialog.accept());
   await page.getByRole('group', { name: 'Pipeline form' }).getByRole('button', { name: 'JSON' }).click();
   await setText(
     page,

@@ -231,7 +231,7 @@ test('a property changed through the API appears in the open tree without a relo
   await expect(attachments).toContainText('notes.txt');
   await expect(attachments).toContainText('13 B');
   const download = page.waitForEvent('download');
-  await attachments.getByRole('button', { name: 'notes.txt' }).click();
+  await attachments.getByRole('button', { name: 'Download notes.txt' }).click();
   const file = await download;
   expect(file.suggestedFilename()).toBe('notes.txt');
   const { readFile } = await import('node:fs/promises');

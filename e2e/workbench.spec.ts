@@ -97,7 +97,7 @@ test('runs a pipeline: result, trace rows, console, run from a step', async ({ p
   await expect(rows.nth(2)).toContainText('set.body');
   await rows.nth(1).getByRole('button', { name: /log/ }).click();
   await expect(rows.nth(1)).toContainText('INFO Hello, world!');
-  await expect(rows.nth(1).getByRole('tree', { name: 'Parameters' })).toContainText('"Hello, world!"');
+  await expect(rows.nth(1).getByRole('group', { name: 'Parameters' })).toContainText('"Hello, world!"');
   await page.screenshot({ path: `${SHOTS}/run-trace.png` });
 
   // The console evaluates against the message step 3 saw.

@@ -8,6 +8,8 @@ export class CliError extends Error {
   constructor(
     message: string,
     readonly exitCode: number = EXIT.failed,
+    /** The failure's code when the message does not start with one (see failure-line.ts). */
+    readonly code?: string,
   ) {
     super(message);
   }
@@ -62,7 +64,10 @@ interface ErrorValue {
   commandIndex?: number;
 }
 
-/** One line a developer can act on: `PEL_SYNTAX at file.pi.yaml:3:22 in log (step 0): ...`. */
+/**
+ * One line a developer can act on: `PEL_SYNTAX at file.pi.yaml:3:22 in log (step 1): ...`. Steps count from 1, as
+ * in the workbench; the JSON contract's `commandIndex` stays 0-based.
+ */
 export function describeError(status: number, body: string, source?: string): string {
   let value: ErrorValue | undefined;
   try {
@@ -73,7 +78,7 @@ export function describeError(status: number, body: string, source?: string): st
   if (!value?.code) return `HTTP ${status}: ${body.slice(0, 500)}`;
   const where =
     value.line !== undefined ? ` at ${source ? `${source}:` : ''}${value.line}:${value.column ?? 1}` : '';
-  const step = value.commandName ? ` in ${value.commandName} (step ${value.commandIndex ?? 0})` : '';
+  const step = value.commandName ? ` in ${value.commandName} (step ${(value.commandIndex ?? 0) + 1})` : '';
   return `${value.code}${where}${step}: ${value.message ?? ''}`;
 }
 
@@ -114,7 +119,19 @@ async function fetchOnce(settings: CliSettings, path: string, init: SendOptions)
     const cause = (error as Error).cause as { code?: string; message?: string } | undefined;
     throw new CliError(
       `Cannot reach ${settings.url}: ${cause?.code ?? cause?.message ?? (error as Error).message}`,
+      EXIT.failed,
+      'UNREACHABLE',
     );
+  }
+}
+
+/** A JSON answer; one that is not JSON means the address is not a Pipework server (a proxy, a web page). */
+function parseAnswer<T>(text: string | null, url: string): T {
+  if (text === null) return null as T;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    throw new CliError(`${url} answered with something that is not JSON.`, EXIT.failed, 'BAD_ANSWER');
   }
 }
 
@@ -156,7 +173,7 @@ export async function send(
     contentType: response.headers.get('content-type') ?? '',
     bytes,
     text,
-    json: <T>() => (bytes.length ? JSON.parse(text()) : null) as T,
+    json: <T>() => parseAnswer<T>(bytes.length ? text() : null, settings.url),
   };
 }
 

@@ -78,7 +78,12 @@ async function postForm(url: string, form: Record<string, string>): Promise<Resp
       body: new URLSearchParams(form).toString(),
     });
   } catch (error) {
-    throw new CliError(`Cannot reach ${url}: ${String((error as Error).cause ?? (error as Error).message)}`);
+    const cause = (error as Error).cause as { code?: string; message?: string } | undefined;
+    throw new CliError(
+      `Cannot reach ${url}: ${cause?.code ?? cause?.message ?? (error as Error).message}`,
+      EXIT.failed,
+      'UNREACHABLE',
+    );
   }
 }
 

@@ -137,11 +137,11 @@ describe('pi: running commands and pipelines', () => {
     writeFileSync(join(work, 'broken.pi.yaml'), 'pipeline:\n  - log:\n      message: "#{body.a +}"\n');
     const result = await pi(['run', 'broken.pi.yaml']);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^pi: PEL_SYNTAX at broken\.pi\.yaml:3:\d+ in log \(step 0\): /);
+    expect(result.stderr).toMatch(/^pi: PEL_SYNTAX at broken\.pi\.yaml:3:\d+ in log \(step 1\): /);
     writeFileSync(join(work, 'fails.pi.yaml'), 'pipeline:\n  - log: a\n  - test: "#{1 == 2}"\n');
     const failing = await pi(['run', 'fails.pi.yaml']);
     expect(failing.code).toBe(1);
-    expect(failing.stderr).toMatch(/^pi: ASSERTION_FAILED at fails\.pi\.yaml:3:5 in test \(step 1\)/);
+    expect(failing.stderr).toMatch(/^pi: ASSERTION_FAILED at fails\.pi\.yaml:3:5 in test \(step 2\)/);
     const json = await pi(['--json', 'run', 'fails.pi.yaml']);
     expect(JSON.parse(json.stderr)).toMatchObject({
       exitCode: 1,

@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { CliError } from './cli-client';
 import { contextOf, type ActionWrapper } from './cli-context';
 import { EXIT } from './exit-codes';
+import { failureLine, unexpectedFailure } from './failure-line';
 import type { Streams } from './output';
 import { registerAuthVerbs } from './verbs-auth';
 import { registerCommandVerbs } from './verbs-commands';
@@ -31,6 +32,9 @@ export function buildProgram(streams: Streams, setExitCode: (code: number) => vo
     .configureOutput({
       writeOut: (text) => streams.stdout.write(text),
       writeErr: (text) => streams.stderr.write(text),
+      // Commander's own errors (unknown verb or option, missing argument) as pi's one line with what to do.
+      outputError: (text, write) =>
+        write(`pi: ${failureLine(text.replace(/^error: /, ''), EXIT.usage, 'USAGE')}\n`),
     });
   const action: ActionWrapper =
     (fn) =>
@@ -69,16 +73,12 @@ export async function runPi(argv: string[], streams: Streams): Promise<number> {
       return done && error.exitCode === 0 ? EXIT.ok : EXIT.usage;
     }
     const cliError = error instanceof CliError ? error : undefined;
+    const exit = cliError?.exitCode ?? EXIT.failed;
     const message = cliError
-      ? cliError.message
-      : error instanceof Error
-        ? (error.stack ?? error.message)
-        : String(error);
-    if (json)
-      streams.stderr.write(
-        JSON.stringify({ error: message, exitCode: cliError?.exitCode ?? EXIT.failed }) + '\n',
-      );
+      ? failureLine(cliError.message, exit, cliError.code)
+      : unexpectedFailure(error, Boolean(streams.env.PIPEWORK_DEBUG));
+    if (json) streams.stderr.write(JSON.stringify({ error: message, exitCode: exit }) + '\n');
     else streams.stderr.write(`pi: ${message}\n`);
-    return cliError?.exitCode ?? EXIT.failed;
+    return exit;
   }
 }

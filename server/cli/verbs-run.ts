@@ -17,6 +17,7 @@ function readFileOrStdin(file: string): Buffer {
     throw new CliError(
       `Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
       EXIT.notFound,
+      'FILE_NOT_FOUND',
     );
   }
 }

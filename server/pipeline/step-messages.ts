@@ -193,7 +193,7 @@ export function scriptFromStep(
   if (depth > 0 || role === 'if.else' || role === 'if.end' || role === 'foreach.end') {
     throw new PipeworkError(
       'PARAM_INVALID',
-      `Step ${fromStep} '${start.command}' is inside an if or foreach block: a run can start only at a top-level step.`,
+      `Step ${fromStep + 1} '${start.command}' is inside an if or foreach block: a run can start only at a top-level step.`,
       { parameter: 'fromStep', line: start.position?.line, column: start.position?.column },
     );
   }

@@ -71,17 +71,18 @@ export function analyzeBlocks(
     } else if (role === 'if.else' || role === 'if.end' || role === 'foreach.end') {
       const kind = role === 'foreach.end' ? 'foreach' : 'if';
       const top = open[open.length - 1];
-      if (!top) throw misplaced(step, `'${step.command}' at step ${index} has no open '${kind}' before it.`);
+      if (!top)
+        throw misplaced(step, `'${step.command}' at step ${index + 1} has no open '${kind}' before it.`);
       if (top.kind !== kind) {
         throw misplaced(
           step,
-          `'${step.command}' at step ${index} closes a '${kind}' but the open block is '${top.kind}' (step ${top.index}).`,
+          `'${step.command}' at step ${index + 1} closes a '${kind}' but the open block is '${top.kind}' (step ${top.index + 1}).`,
         );
       }
       const info = blocks.get(top.index)!;
       if (role === 'if.else') {
         if (info.else !== undefined)
-          throw misplaced(step, `A second 'if.else' for the 'if' at step ${top.index}.`);
+          throw misplaced(step, `A second 'if.else' for the 'if' at step ${top.index + 1}.`);
         info.else = index;
       } else {
         info.end = index;

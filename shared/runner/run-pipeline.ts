@@ -10,7 +10,7 @@ import { COMMON_PARAMETER_NAMES } from '../commands/common-parameters';
 import { validateParameters } from '../commands/validate-parameters';
 import { PipeworkError, isConnectionFailure, isPipeworkError } from '../errors';
 import type { PelOptions } from '../pel';
-import { locateInSection } from '../pipeline';
+import { locateInParameter, locateInSection } from '../pipeline';
 import type { PipelineScript, PipelineStep } from '../pipeline/model';
 import { analyzeBlocks, findFinally, type BlockMap } from './block-structure';
 import { parseErrorPolicy, type ErrorPolicy } from './error-policy';
@@ -532,7 +532,7 @@ class PipelineRun<S> {
   }
 
   private asStepError(error: unknown, step: PipelineStep): PipeworkError {
-    if (isPipeworkError(error)) return error.withDetails(stepDetails(step));
+    if (isPipeworkError(error)) return error.withDetails(placeInParameter(error, step) ?? stepDetails(step));
     if (isConnectionFailure(error)) {
       return new PipeworkError(
         'UNAVAILABLE',
@@ -562,4 +562,17 @@ class PipelineRun<S> {
     if (this.trace && isPipeworkError(error)) return error.withDetails({ trace: this.trace });
     return error;
   }
+}
+
+/**
+ * A command's error that names a place inside one of its parameters as written (`parameter` and
+ * `parameterOffset`, e.g. a PEL error in a `transform` template) gets that place's line and column.
+ */
+function placeInParameter(error: PipeworkError, step: PipelineStep): Record<string, unknown> | undefined {
+  const { parameter, parameterOffset } = error.details;
+  if (typeof parameter !== 'string' || typeof parameterOffset !== 'number') return undefined;
+  const key = parameter in step.params ? parameter : '';
+  const place = locateInParameter(step, key, parameterOffset);
+  if (!place) return undefined;
+  return { ...stepDetails(step), line: place.line, column: place.column };
 }

@@ -64,17 +64,63 @@ interface PreparedTemplate {
   slots: ReturnType<typeof findTemplateSlots>;
   projection: string;
   whole: boolean;
+  /** Where each slot's expression starts in `projection`. */
+  starts: number[];
+  template: string;
+}
+
+const PROJECTION_HEAD = `vars.${HIDDEN}.![{`;
+
+/**
+ * A PEL error in the slots' list expression, told in the template's own terms: its offset in the template
+ * (`parameterOffset`, which the runner turns into the line and column in the pipeline) and the slot's text,
+ * instead of the list's line 1.
+ */
+function inTemplate(error: unknown, prepared: PreparedTemplate, base: number, parameter: string): unknown {
+  if (!(error instanceof PipeworkError) || typeof error.details.offset !== 'number') return error;
+  const at = error.details.offset + base;
+  let i = prepared.starts.length - 1;
+  while (i > 0 && prepared.starts[i]! > at) i -= 1;
+  const slot = prepared.slots[i]!;
+  const offset = Math.min(slot.start + Math.max(at - prepared.starts[i]!, 0), slot.end);
+  const { line: _line, column: _column, offset: _offset, ...details } = error.details;
+  // The ')' closing a slot in the list is the end of what the user wrote.
+  const pastEnd = slot.start + (at - prepared.starts[i]!) >= slot.end;
+  let message = error.message.replace(/^\d+:\d+: /, '');
+  if (pastEnd) message = message.replace("unexpected ')'", 'unexpected end of the expression');
+  return new PipeworkError(
+    error.code,
+    message,
+    { ...details, parameter, parameterOffset: offset, expression: `#{${prepared.template.slice(slot.start, slot.end)}}` },
+    { cause: error.cause },
+  );
 }
 
 function prepareTemplate(template: string, parameter: string): PreparedTemplate {
   const slots = findTemplateSlots(template);
-  const list = `{${slots.map((s) => `(${template.slice(s.start, s.end)})`).join(', ')}}`;
-  if (slots.length > 0) checked(list, parameter);
-  return {
+  const starts: number[] = [];
+  let list = '';
+  slots.forEach((s, i) => {
+    list += i === 0 ? '(' : ', (';
+    starts.push(PROJECTION_HEAD.length + list.length);
+    list += `${template.slice(s.start, s.end)})`;
+  });
+  const prepared = {
     slots,
-    projection: `vars.${HIDDEN}.![${list}]`,
+    projection: `${PROJECTION_HEAD}${list}}]`,
     whole: slots.length === 1 && slots[0]!.open === 0 && slots[0]!.close === template.length,
+    starts,
+    template,
   };
+  if (slots.length > 0) {
+    try {
+      compileExpression(`{${list}}`);
+    } catch (error) {
+      // The list alone starts at the projection's '{'.
+      throw inTemplate(error, prepared, PROJECTION_HEAD.length - 1, parameter);
+    }
+  }
+  return prepared;
 }
 
 /**
@@ -90,8 +136,14 @@ export function templateRenderer(
   return (ctx, value) => {
     prepared ??= prepareTemplate(template, parameter);
     const { slots, projection, whole } = prepared;
+    const current = prepared;
     if (slots.length === 0) return template;
-    const values = (withItems(ctx, [value], () => ctx.evaluate(projection)) as unknown[])[0] as unknown[];
+    let values: unknown[];
+    try {
+      values = (withItems(ctx, [value], () => ctx.evaluate(projection)) as unknown[])[0] as unknown[];
+    } catch (error) {
+      throw inTemplate(error, current, 0, parameter);
+    }
     if (whole) return values[0];
     let out = '';
     let at = 0;

@@ -179,7 +179,7 @@ pipeline:
     );
     expect(codeOf(broken)).toBe('PEL_SYNTAX');
     expect(broken.json.value.message).toContain(
-      "Pipeline 'global/app/flow/pipeline/broken' failed at step 0 'set.body'",
+      "Pipeline 'global/app/flow/pipeline/broken' failed at step 1 'set.body'",
     );
     const missing = await callCommand(
       'GET',

@@ -115,7 +115,7 @@ export async function runStoredPipeline(
     } catch (error) {
       if (!isPipeworkError(error) || error.details.limit === 'nesting') throw error;
       const where = error.details.commandName
-        ? ` at step ${String(error.details.commandIndex)} '${String(error.details.commandName)}'`
+        ? ` at step ${Number(error.details.commandIndex) + 1} '${String(error.details.commandName)}'`
         : '';
       throw new PipeworkError(error.code, `Pipeline '${key}' failed${where}: ${error.message}`, {
         pipeline: key,

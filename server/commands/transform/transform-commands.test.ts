@@ -21,6 +21,26 @@ const command = (name: string, params: Record<string, string>, body: string, typ
   });
 
 describe('transform', () => {
+  it("points an error inside a template to its own line and column, not the template's line 1", async () => {
+    const syntax = await pipeline(
+      'pipeline:\n  - set.body:\n      value: {a: 1}\n  - data.transform:\n      template: |\n        line one\n        line two #{a +}\n',
+    );
+    expect(syntax.status).toBe(400);
+    expect(syntax.json.value).toMatchObject({
+      code: 'PEL_SYNTAX',
+      line: 7,
+      column: 23,
+      commandIndex: 1,
+      parameter: 'template',
+      expression: '#{a +}',
+    });
+    expect(String(syntax.json.value.message)).not.toContain("')'");
+    const failing = await pipeline(
+      'pipeline:\n  - set.body:\n      value: {a: 1}\n  - data.transform: "x #{a} #{nosuch.call()}"\n',
+    );
+    expect(failing.json.value).toMatchObject({ code: 'PEL_EVAL', line: 4, column: 38 });
+  });
+
   it('renders a template over the body (HTTP), fields as names', async () => {
     const response = await command(
       'transform',

@@ -1,5 +1,6 @@
 /** The workbench's top bar: the product, the signed-in user, sign out. */
 import { signOut, type SessionState } from '../api/session';
+import { mayDropUnsaved } from '../document/unsaved-guard';
 import { Logo } from './Logo';
 
 export function Header({ session }: { session: SessionState }) {
@@ -18,7 +19,13 @@ export function Header({ session }: { session: SessionState }) {
           {session.username}
           {who && <span className="wb-user-name"> · {who}</span>}
         </span>
-        <button type="button" className="wb-header-button" onClick={() => void signOut()}>
+        <button
+          type="button"
+          className="wb-header-button"
+          onClick={() => {
+            if (mayDropUnsaved('The pipeline has unsaved changes. Sign out and drop them?')) void signOut();
+          }}
+        >
           Sign out
         </button>
       </div>

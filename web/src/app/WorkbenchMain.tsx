@@ -6,6 +6,7 @@ import { Suspense, useCallback, useEffect, useMemo, useRef } from 'react';
 import { PipelineEditor, type PipelineEditorHandle, type PipelineForm } from '../editor';
 import { ConflictDialog } from '../document/ConflictDialog';
 import { DocumentBar } from '../document/DocumentBar';
+import { useUnsavedGuard } from '../document/unsaved-guard';
 import { usePipelineDocument } from '../document/useDocument';
 import { RunPanel } from '../run/RunPanel';
 import { usePipelineRun } from '../run/useRun';
@@ -26,6 +27,8 @@ export function WorkbenchMain() {
   const [route, navigate] = useRoute();
   const editor = useRef<PipelineEditorHandle | null>(null);
   const run = usePipelineRun(source);
+  const { reset: resetRun } = run;
+  useUnsavedGuard(useCallback(() => source().dirty, [source]));
   const [sidebarWidth, setSidebarWidth] = useSplitSize({
     storageKey: 'pipework.sidebar',
     initial: 420,
@@ -40,8 +43,11 @@ export function WorkbenchMain() {
   });
 
   useEffect(() => {
-    if (route.key && route.key !== source().key) void load(route.key);
-  }, [route.key, load, source]);
+    if (!route.key || route.key === source().key) return;
+    // The result and trace belong to the pipeline they ran: another one starts with empty panels.
+    resetRun();
+    void load(route.key);
+  }, [route.key, load, source, resetRun]);
 
   const workbench = useMemo<Workbench>(
     () => ({
@@ -51,12 +57,14 @@ export function WorkbenchMain() {
           !window.confirm('The pipeline has unsaved changes. Open another one and drop them?')
         )
           return;
-        if (key === route.key) void load(key);
-        else navigate({ view: 'editor', key });
+        if (key === route.key) {
+          resetRun();
+          void load(key);
+        } else navigate({ view: 'editor', key });
       },
-      insertIntoEditor: (text) => editor.current?.insertText(text),
+      insertIntoEditor: (step) => editor.current?.insertStep(step),
     }),
-    [route.key, load, navigate, source],
+    [route.key, load, navigate, source, resetRun],
   );
 
   const reveal = useCallback(
@@ -97,6 +105,7 @@ export function WorkbenchMain() {
                 path={modelPath(doc.key, doc.form)}
                 onRun={run.run}
                 onEditorReady={onEditorReady}
+                minHeight={0}
               />
             </Suspense>
           </div>

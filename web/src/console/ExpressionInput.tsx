@@ -69,6 +69,7 @@ export function ExpressionInput({ value, onChange, message }: ExpressionInputPro
     <div className={styles.inputBox}>
       <input
         ref={input}
+        role="combobox"
         aria-label="Expression"
         aria-autocomplete="list"
         aria-expanded={shown.length > 0}

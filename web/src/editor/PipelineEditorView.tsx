@@ -2,6 +2,7 @@
 import Editor, { type OnMount } from '@monaco-editor/react';
 import type * as Monaco from 'monaco-editor';
 import { useEffect, useRef } from 'react';
+import { planStepInsertion } from './insert-step';
 import { applyPipelineSchema, monaco } from './monaco-setup';
 import { trackPelMarkers } from './pel-markers';
 import { loadPipelineSchema } from './schema';
@@ -19,6 +20,8 @@ const EDITOR_OPTIONS: Monaco.editor.IStandaloneEditorConstructionOptions = {
   suggestOnTriggerCharacters: true,
   fixedOverflowWidgets: true,
   'semanticHighlighting.enabled': false,
+  // The number of the line after a final newline is drawn in full colour (dimmed it fails contrast checks).
+  renderFinalNewline: 'on',
 };
 
 /** Pixels: enough for a short pipeline and the suggest widget. */
@@ -26,20 +29,35 @@ const MIN_HEIGHT = 320;
 /** Monaco's box fills ours, whatever height our container gives (a percentage of an auto height is 0). */
 const FILL_PARENT = { style: { display: 'flex', position: 'absolute', inset: 0 } };
 
-function handleOf(editor: Monaco.editor.IStandaloneCodeEditor): PipelineEditorHandle {
+function handleOf(
+  editor: Monaco.editor.IStandaloneCodeEditor,
+  form: () => PipelineEditorProps['language'],
+): PipelineEditorHandle {
   return {
     revealPosition(line, column) {
       editor.setPosition({ lineNumber: line, column });
       editor.revealPositionInCenterIfOutsideViewport({ lineNumber: line, column });
       editor.focus();
     },
-    insertText(text) {
-      const selection = editor.getSelection();
-      if (!selection) return;
+    insertStep(step) {
+      const model = editor.getModel();
+      const position = editor.getPosition();
+      if (!model || !position) return false;
+      const cursor = { offset: model.getOffsetAt(position), line: position.lineNumber };
+      const plan = planStepInsertion(model.getValue(), form(), cursor, step);
+      if (!plan) return false;
+      const from = model.getPositionAt(plan.offset);
+      const range = plan.replaceAll
+        ? model.getFullModelRange()
+        : new monaco.Range(from.lineNumber, from.column, from.lineNumber, from.column);
       editor.pushUndoStop();
-      editor.executeEdits('insert', [{ range: selection, text, forceMoveMarkers: true }]);
+      editor.executeEdits('insert-step', [{ range, text: plan.text, forceMoveMarkers: true }]);
       editor.pushUndoStop();
+      const at = model.getPositionAt(plan.cursor);
+      editor.setPosition(at);
+      editor.revealPositionInCenterIfOutsideViewport(at);
       editor.focus();
+      return true;
     },
     focus: () => editor.focus(),
   };
@@ -103,7 +121,7 @@ export default function PipelineEditorView(props: PipelineEditorProps) {
     editor.addCommand(monaco.KeyMod.Shift | monaco.KeyMod.Alt | monaco.KeyCode.KeyF, () => {
       void editor.getAction('editor.action.formatDocument')?.run();
     });
-    latest.current.onEditorReady?.(handleOf(editor));
+    latest.current.onEditorReady?.(handleOf(editor, () => latest.current.language));
   };
 
   return (
@@ -111,7 +129,7 @@ export default function PipelineEditorView(props: PipelineEditorProps) {
       className="pipeline-editor"
       data-testid="pipeline-editor"
       // Never collapsed, even in a container that gives it no height.
-      style={{ position: 'relative', height: height ?? '100%', minHeight: MIN_HEIGHT }}
+      style={{ position: 'relative', height: height ?? '100%', minHeight: props.minHeight ?? MIN_HEIGHT }}
     >
       <Editor
         value={value}

@@ -1,6 +1,6 @@
 /** YAML / JSON / URI: switches the pipeline being edited to another form, or says why it cannot. */
 import { useEffect, useState } from 'react';
-import { convertPipeline } from './convert';
+import { convertPipeline, yamlHasComments } from './convert';
 import { defaultParameters, loadPipelineSchema } from './schema';
 import type { PipelineForm } from './types';
 
@@ -36,6 +36,14 @@ export function PipelineFormSwitch({ form, text, onSwitch, fetchSchema }: Pipeli
 
   const switchTo = (target: PipelineForm) => {
     if (target === form) return;
+    const dropsComments = form === 'yaml' && yamlHasComments(text);
+    if (
+      dropsComments &&
+      !window.confirm(
+        `${target.toUpperCase()} cannot hold comments: switching drops the comments of this YAML. Switch anyway?`,
+      )
+    )
+      return;
     try {
       const next = convertPipeline(text, form, target, { defaultParameter: (name) => defaults.get(name) });
       setError(null);

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { parsePipeline } from '../../../shared/pipeline/parse-pipeline';
 import { parsePipelineUri } from '../../../shared/pipeline/parse-uri';
-import { convertPipeline, ConversionError } from './convert';
+import { convertPipeline, ConversionError, yamlHasComments } from './convert';
 import { languageForMime } from './language';
 import { withMarkdownDescriptions } from './schema-docs';
 
@@ -117,4 +117,15 @@ test('schema descriptions keep their <placeholders> when shown as Markdown', () 
   expect(documented.items[0]).toEqual({ description: 'a & b', markdownDescription: 'a &amp; b' });
   expect(documented).not.toHaveProperty('markdownDescription');
   expect(schema.properties.log).not.toHaveProperty('markdownDescription');
+});
+
+describe('yamlHasComments', () => {
+  test('finds comments before, after and inside the document, never in values', () => {
+    expect(yamlHasComments('# head\npipeline:\n  - log: hi\n')).toBe(true);
+    expect(yamlHasComments('pipeline:\n  - log: hi # why\n')).toBe(true);
+    expect(yamlHasComments('pipeline:\n  # next\n  - log: hi\n')).toBe(true);
+    expect(yamlHasComments('pipeline:\n  - log: hi\n# tail\n')).toBe(true);
+    expect(yamlHasComments(YAML)).toBe(false);
+    expect(yamlHasComments('pipeline:\n  - log: "a # b"\n  - log: |\n      # not a comment\n')).toBe(false);
+  });
 });

@@ -1,5 +1,5 @@
 /** Switches one pipeline between its three forms (YAML, JSON, URI); pure, no Monaco. */
-import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import { isNode, parse as parseYaml, parseDocument, stringify as stringifyYaml, visit } from 'yaml';
 import { parsePipeline } from '../../../shared/pipeline/parse-pipeline';
 import type { PipelineScript } from '../../../shared/pipeline/model';
 import type { PipelineForm } from './types';
@@ -46,4 +46,24 @@ export function convertPipeline(
     case 'uri':
       return documentToUri(document, options);
   }
+}
+
+/**
+ * Whether a YAML text holds a comment, which a conversion to JSON or a URI cannot keep (the workbench asks
+ * before it drops them). A text that does not parse counts as without: its conversion fails anyway.
+ */
+export function yamlHasComments(text: string): boolean {
+  if (!text.includes('#')) return false;
+  const document = parseDocument(text);
+  if (document.errors.length > 0) return false;
+  if (document.commentBefore || document.comment) return true;
+  let found = false;
+  visit(document, (_key, node) => {
+    if (isNode(node) && (node.commentBefore || node.comment)) {
+      found = true;
+      return visit.BREAK;
+    }
+    return undefined;
+  });
+  return found;
 }

@@ -10,6 +10,7 @@ export type {
   PipelineEditorProps,
   PipelineForm,
   PipelineLanguage,
+  StepToInsert,
 } from './types';
 export { convertPipeline } from './convert';
 export { languageForMime } from './language';

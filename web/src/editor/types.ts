@@ -1,4 +1,7 @@
 /** The editor feature's public types: what the shell and the property view code against. */
+import type { StepToInsert } from './insert-step';
+
+export type { StepToInsert } from './insert-step';
 
 export type PipelineLanguage = 'yaml' | 'json';
 export type PipelineForm = 'yaml' | 'json' | 'uri';
@@ -7,8 +10,11 @@ export type PipelineForm = 'yaml' | 'json' | 'uri';
 export interface PipelineEditorHandle {
   /** Moves the cursor to a 1-based line and column, scrolls it into view and focuses the editor. */
   revealPosition(line: number, column: number): void;
-  /** Inserts text at the cursor (replacing the selection), as one undoable edit. */
-  insertText(text: string): void;
+  /**
+   * Inserts a step as a new item of the pipeline list after the step the cursor is in (else at the list's end),
+   * indented like its neighbours, as one undoable edit; false when the form has no place for it (URI).
+   */
+  insertStep(step: StepToInsert): boolean;
   focus(): void;
 }
 
@@ -28,6 +34,8 @@ export interface PipelineEditorProps {
   fetchSchema?(): Promise<object>;
   /** Height of the editor; default 100% of its container. */
   height?: number | string;
+  /** Pixels the editor never shrinks below; default 320 (a container that sizes it may ask for less). */
+  minHeight?: number;
 }
 
 export interface CodeEditorProps {

@@ -1,7 +1,7 @@
 /** One command in the reference: its name and summary, unfolding to parameters and "Insert into editor". */
 import { useWorkbench } from '../app/workbench-context';
 import type { CommandDoc } from '../../../shared/commands/schema-catalog';
-import { commandSnippet } from './command-snippet';
+import { commandSnippet, commandStep } from './command-snippet';
 import { ParameterTable } from './ParameterTable';
 import styles from './reference.module.css';
 
@@ -34,7 +34,7 @@ export function CommandEntry({ command, open, onToggle }: CommandEntryProps) {
             <button
               type="button"
               className={styles.insert}
-              onClick={() => workbench.insertIntoEditor(commandSnippet(command))}
+              onClick={() => workbench.insertIntoEditor(commandStep(command))}
             >
               Insert into editor
             </button>

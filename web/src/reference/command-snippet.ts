@@ -1,4 +1,5 @@
-/** The YAML step that "Insert into editor" adds: the command with its required parameters to fill in. */
+/** The step that "Insert into editor" adds: the command with its required parameters to fill in. */
+import type { StepToInsert } from '../editor/insert-step';
 import type { CommandDoc, ParameterDoc } from '../../../shared/commands/schema-catalog';
 
 function placeholder(param: ParameterDoc): string {
@@ -18,4 +19,13 @@ export function commandSnippet(command: CommandDoc): string {
   if (required.length === 0) return `  - ${command.name}\n`;
   const lines = required.map((p) => `      ${p.name}: ${placeholder(p)}`);
   return `  - ${command.name}:\n${lines.join('\n')}\n`;
+}
+
+/** The same step as data, for the editor to place (after the cursor's step, indented like its neighbours). */
+export function commandStep(command: CommandDoc): StepToInsert {
+  const required = command.parameters.filter((p) => p.required);
+  return {
+    command: command.name,
+    params: required.map((p) => [p.name, JSON.parse(placeholder(p)) as unknown]),
+  };
 }

@@ -87,7 +87,8 @@ export function JsonTree({
   label?: string;
 }) {
   return (
-    <div className={styles.jsonTree} role="tree" aria-label={label ?? 'JSON value'}>
+    // A group of disclosure buttons (not role=tree: its items would have to be the focusable elements).
+    <div className={styles.jsonTree} role="group" aria-label={label ?? 'JSON value'}>
       <JsonNode value={value} depth={0} openDepth={openDepth} />
     </div>
   );

@@ -42,7 +42,9 @@ export function TraceRow({ entry, open, onToggle, onRunFrom, onInspect }: TraceR
         <button type="button" className={styles.traceToggle} aria-expanded={open} onClick={onToggle}>
           <span className={styles.caret}>{open ? '▾' : '▸'}</span>
           <span className={styles.stepNo}>{entry.index + 1}</span>
-          <span className={styles.command}>{entry.command}</span>
+          <span className={styles.command} data-testid="trace-command" title={entry.command}>
+            {entry.command}
+          </span>
           {entry.iteration !== undefined && (
             <span className={styles.iteration}>iteration {entry.iteration + 1}</span>
           )}
@@ -52,7 +54,9 @@ export function TraceRow({ entry, open, onToggle, onRunFrom, onInspect }: TraceR
             </span>
           )}
         </button>
-        <span className={status.className}>{status.label}</span>
+        <span className={status.className} data-testid="trace-status" title={status.label}>
+          {status.label}
+        </span>
         <span className={styles.logCount} title="Log lines">
           {logLines > 0 ? `${logLines} log${logLines > 1 ? 's' : ''}` : ''}
         </span>

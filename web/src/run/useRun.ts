@@ -58,6 +58,7 @@ export function usePipelineRun(source: () => RunSource) {
       setState((s) => ({ ...s, running: true, runningFrom: fromStep }));
       try {
         let outcome = await runPipeline(api, { pipeline: text, form, fromStep, seed }, abort.signal);
+        if (abort.signal.aborted) return;
         if (previous && fromStep !== undefined) {
           const refused = !outcome.ok && ['fromStep', 'seed'].includes(String(outcome.error.value.parameter));
           // A refused start ran nothing: the last run's rows stay as they were, under the error.
@@ -80,8 +81,15 @@ export function usePipelineRun(source: () => RunSource) {
 
   const run = useCallback(() => void start(), [start]);
   const runFrom = useCallback((step: number) => void start(step), [start]);
+  /** Forgets the last run (and stops a running one): another pipeline was opened. */
+  const reset = useCallback(() => {
+    current.current?.abort();
+    current.current = null;
+    last.current = undefined;
+    setState({ running: false });
+  }, []);
 
-  return useMemo(() => ({ ...state, run, runFrom }), [state, run, runFrom]);
+  return useMemo(() => ({ ...state, run, runFrom, reset }), [state, run, runFrom, reset]);
 }
 
 export type PipelineRun = ReturnType<typeof usePipelineRun>;

@@ -70,3 +70,22 @@ export async function downloadAttachment(api: ApiClient, key: string, name: stri
   if (!response.ok) throw new Error(`Download failed (HTTP ${response.status}).`);
   return response.blob();
 }
+
+/** Uploads a file as an attachment of `key` (replacing one of the same name): the bytes as the body, streamed. */
+export async function uploadAttachment(api: ApiClient, key: string, file: File): Promise<void> {
+  const contentType = file.type || 'application/octet-stream';
+  const query = new URLSearchParams({ key, name: file.name, contentType });
+  const response = await api.fetch(`/api/v3/command/property.attachment.put?${query}`, {
+    method: 'POST',
+    headers: { 'content-type': contentType },
+    body: file,
+  });
+  if (!response.ok) {
+    const answer = (await response.json().catch(() => null)) as { value?: { message?: string } } | null;
+    throw new Error(answer?.value?.message ?? `Upload of ${file.name} failed (HTTP ${response.status}).`);
+  }
+}
+
+export function deleteAttachment(api: ApiClient, key: string, name: string) {
+  return api.command('property.attachment.delete', { key, name }, { method: 'POST' });
+}

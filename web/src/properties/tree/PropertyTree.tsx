@@ -1,10 +1,11 @@
 /** The lazily loaded, windowed property tree: a level is fetched when its folder opens, only visible rows render. */
-import { useMemo } from 'react';
+import { useCallback, useId, useMemo } from 'react';
 import { errorText } from '../api/error-text';
 import type { TreeEntry } from '../api/property-types';
 import { rowKey, treeRows } from './tree-rows';
 import { ROW_HEIGHT, TreeRowView } from './TreeRowView';
 import { useTreeChildren } from './useTreeChildren';
+import { useTreeKeyboard } from './useTreeKeyboard';
 import { useVirtualWindow } from './useVirtualWindow';
 import styles from '../properties.module.css';
 
@@ -18,7 +19,11 @@ interface PropertyTreeProps {
 export function PropertyTree({ expanded, selected, onSelect, onToggle }: PropertyTreeProps) {
   const { lookup, error, showMore } = useTreeChildren(expanded);
   const rows = useMemo(() => treeRows(lookup, expanded), [lookup, expanded]);
-  const { attach, onScroll, start, end, totalHeight } = useVirtualWindow(rows.length, ROW_HEIGHT);
+  const { attach, onScroll, start, end, totalHeight, scrollTo } = useVirtualWindow(rows.length, ROW_HEIGHT);
+  const keyboard = useTreeKeyboard({ rows, selected, onSelect, onToggle, scrollTo });
+  const idPrefix = useId();
+  const rowId = useCallback((index: number) => `${idPrefix}row-${index}`, [idPrefix]);
+  const activeInView = keyboard.active >= start && keyboard.active < end;
   const isSelected = (entry: TreeEntry) =>
     selected !== null && selected.path === entry.path && selected.folder === entry.folder;
 
@@ -29,10 +34,21 @@ export function PropertyTree({ expanded, selected, onSelect, onToggle }: Propert
           {errorText(error)}
         </p>
       )}
-      <div role="tree" aria-label="Properties" className={styles.canvas} style={{ height: totalHeight }}>
+      <div
+        role="tree"
+        aria-label="Properties"
+        tabIndex={0}
+        aria-activedescendant={activeInView ? rowId(keyboard.active) : undefined}
+        onKeyDown={keyboard.onKeyDown}
+        className={styles.canvas}
+        style={{ height: totalHeight }}
+      >
         {rows.slice(start, end).map((row, i) => (
           <TreeRowView
             key={rowKey(row)}
+            id={rowId(start + i)}
+            active={start + i === keyboard.active}
+            onActivate={() => keyboard.activate(start + i)}
             row={row}
             top={(start + i) * ROW_HEIGHT}
             selected={row.kind === 'entry' && isSelected(row.entry)}

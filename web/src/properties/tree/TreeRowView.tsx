@@ -6,6 +6,10 @@ import styles from '../properties.module.css';
 export const ROW_HEIGHT = 26;
 
 interface TreeRowViewProps {
+  id: string;
+  /** The row the keyboard is on (aria-activedescendant of the tree). */
+  active: boolean;
+  onActivate(): void;
   row: TreeRow;
   top: number;
   selected: boolean;
@@ -14,12 +18,18 @@ interface TreeRowViewProps {
   onShowMore(folder: string, shown: number): void;
 }
 
-export function TreeRowView({ row, top, selected, onSelect, onToggle, onShowMore }: TreeRowViewProps) {
+export function TreeRowView(props: TreeRowViewProps) {
+  const { id, active, onActivate, row, top, selected, onSelect, onToggle, onShowMore } = props;
   const style = { top, height: ROW_HEIGHT, paddingLeft: 8 + row.depth * 16 };
   if (row.kind === 'more') {
     return (
       <div className={styles.row} style={style}>
-        <button type="button" className={styles.link} onClick={() => onShowMore(row.folder, row.shown)}>
+        <button
+          type="button"
+          tabIndex={-1}
+          className={styles.link}
+          onClick={() => onShowMore(row.folder, row.shown)}
+        >
           Show more ({row.shown} shown)
         </button>
       </div>
@@ -35,6 +45,7 @@ export function TreeRowView({ row, top, selected, onSelect, onToggle, onShowMore
   const { entry } = row;
   return (
     <div
+      id={id}
       role="treeitem"
       aria-level={row.depth + 1}
       aria-selected={selected}
@@ -42,9 +53,10 @@ export function TreeRowView({ row, top, selected, onSelect, onToggle, onShowMore
       aria-label={entry.name}
       title={entry.path}
       data-path={entry.path}
-      className={`${styles.row} ${selected ? styles.selected : ''}`}
+      className={[styles.row, selected && styles.selected, active && styles.active].filter(Boolean).join(' ')}
       style={style}
       onClick={() => {
+        onActivate();
         onSelect(entry);
         if (entry.folder) onToggle(entry.path);
       }}

@@ -21,5 +21,19 @@ export function useVirtualWindow(count: number, rowHeight: number) {
 
   const start = Math.max(0, Math.floor(scrollTop / rowHeight) - OVERSCAN);
   const end = Math.min(count, Math.ceil((scrollTop + height) / rowHeight) + OVERSCAN);
-  return { attach: setElement, onScroll, start, end, totalHeight: count * rowHeight };
+  /** Scrolls just enough for row `index` to be in view. */
+  const scrollTo = useCallback(
+    (index: number) => {
+      if (!element) return;
+      const top = index * rowHeight;
+      let next = element.scrollTop;
+      if (top < next) next = top;
+      else if (top + rowHeight > next + element.clientHeight) next = top + rowHeight - element.clientHeight;
+      if (next !== element.scrollTop) element.scrollTo({ top: next });
+      setScrollTop(next);
+    },
+    [element, rowHeight],
+  );
+
+  return { attach: setElement, onScroll, start, end, totalHeight: count * rowHeight, scrollTo };
 }
