@@ -214,7 +214,15 @@ function nameWarnings(source: string, ast: PelNode): PelDiagnostic[] {
     }
     for (const problem of literalProblems(node))
       out.push(
-        diagnostic(source, 'error', 'PEL_EVAL', 'UTILITY_FAILED', problem.message, problem.start, problem.end),
+        diagnostic(
+          source,
+          'error',
+          'PEL_EVAL',
+          'UTILITY_FAILED',
+          problem.message,
+          problem.start,
+          problem.end,
+        ),
       );
     const lambdaChild =
       node.type === 'Selection' ? node.predicate : node.type === 'Projection' ? node.mapper : null;
