@@ -15,8 +15,13 @@ import { resolveParsedUri } from './resolve-uri';
 /** At most this many such URIs per step. */
 const MAX_PER_STEP = 10;
 
-/** Quoted literals inside expressions that start like a pipeline URI or an http(s) address. */
-const QUOTED = /(['"])((?:\$?uri:pipeline:|https?:\/\/)[^'"]*)\1/g;
+/**
+ * A quoted pipeline URI or http(s) address given as the first argument of a utility that resolves URIs
+ * (`@resolve.uri('...')`, `@uri.resolve(...)`, `@convert.lazy(...)`, `@content.*(...)`). Only those are
+ * fetched: any other text that merely looks like an address (a URL template, a message) is never called.
+ */
+const QUOTED =
+  /@(?:resolve|uri|convert|content)\s*\.\s*\w+\s*\(\s*(['"])((?:\$?uri:pipeline:|https?:\/\/)[^'"#]*)\1/g;
 
 function expressionTexts(value: unknown, out: string[]): string[] {
   if (typeof value === 'string') {

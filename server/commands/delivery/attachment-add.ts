@@ -9,6 +9,7 @@ import { DELIVERY_UUID, attachmentName, callerOf } from './delivery-command-supp
 export const deliveryAttachmentAdd = defineCommand<ServerServices>(
   {
     name: 'delivery.attachment.add',
+    effect: 'write',
     summary: 'Adds the file in the body to a delivery in DRAFT state, under the given name.',
     description:
       'The body is the content (bytes, or text stored as UTF-8). A FINALIZED delivery is CONFLICT; all files ' +

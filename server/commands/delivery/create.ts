@@ -34,6 +34,7 @@ export const DELIVERY_FIELD_PARAMETERS: Record<string, JsonSchema> = {
 export const deliveryCreate = defineCommand<ServerServices>(
   {
     name: 'delivery.create',
+    effect: 'write',
     summary: 'Creates a secure delivery (DRAFT): subject, message, recipients, files, privacy level, expiry.',
     description:
       'Nothing is mailed until delivery.send. Malformed recipient addresses refuse the whole delivery ' +

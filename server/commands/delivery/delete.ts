@@ -13,6 +13,7 @@ async function remove(ctx: CommandContext<ServerServices>): Promise<{ deleted: u
 export const deliveryDelete = defineCommand<ServerServices>(
   {
     name: 'delivery.delete',
+    effect: 'write',
     summary: 'Deletes a delivery you sent, with its files; its download links stop working.',
     parameters,
     required: ['deliveryUuid'],
@@ -25,6 +26,7 @@ export const deliveryDelete = defineCommand<ServerServices>(
 export const deliveryOutboxDelete = defineCommand<ServerServices>(
   {
     name: 'delivery.outbox.delete',
+    effect: 'write',
     summary: 'Deletes a delivery from your outbox (as delivery.delete).',
     parameters,
     required: ['deliveryUuid'],

@@ -7,6 +7,7 @@ import { DELIVERY_UUID, callerOf } from './delivery-command-support';
 export const deliveryFinalize = defineCommand<ServerServices>(
   {
     name: 'delivery.finalize',
+    effect: 'write',
     summary: 'Finalizes a delivery: its message and files can no longer change, recipients still can.',
     parameters: { deliveryUuid: DELIVERY_UUID },
     required: ['deliveryUuid'],

@@ -9,6 +9,7 @@ const parameters = { deliveryUuid: DELIVERY_UUID };
 export const deliveryGet = defineCommand<ServerServices>(
   {
     name: 'delivery.get',
+    effect: 'read',
     summary:
       'Returns a delivery you sent: subject, message, state, recipients with their download counts, files.',
     description: 'Only the sender (or an admin) sees a delivery; any other uuid is NOT_FOUND.',
@@ -23,6 +24,7 @@ export const deliveryGet = defineCommand<ServerServices>(
 export const deliveryOutboxDetails = defineCommand<ServerServices>(
   {
     name: 'delivery.outbox.details',
+    effect: 'read',
     summary: 'Returns the details of a delivery of your outbox (as delivery.get).',
     parameters,
     required: ['deliveryUuid'],

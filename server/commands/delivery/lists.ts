@@ -26,6 +26,7 @@ function inboxView(delivery: Delivery, email: string): Record<string, unknown> {
 export const deliveryOutboxList = defineCommand<ServerServices>(
   {
     name: 'delivery.outbox.list',
+    effect: 'read',
     summary: 'Lists the deliveries you created, newest first.',
     parameters: {},
     input: 'none',
@@ -37,6 +38,7 @@ export const deliveryOutboxList = defineCommand<ServerServices>(
 export const deliveryInboxList = defineCommand<ServerServices>(
   {
     name: 'delivery.inbox.list',
+    effect: 'read',
     summary: 'Lists the deliveries sent to your mail address, newest first.',
     parameters: {},
     input: 'none',
@@ -52,6 +54,7 @@ export const deliveryInboxList = defineCommand<ServerServices>(
 export const deliveryInboxDetails = defineCommand<ServerServices>(
   {
     name: 'delivery.inbox.details',
+    effect: 'read',
     summary: 'Returns a delivery sent to your address (admins: to recipientEmail).',
     parameters: {
       deliveryUuid: DELIVERY_UUID,

@@ -9,6 +9,7 @@ import { DELIVERY_UUID, callerOf } from './delivery-command-support';
 export const deliveryRecipientAdd = defineCommand<ServerServices>(
   {
     name: 'delivery.recipient.add',
+    effect: 'write',
     summary: 'Adds a recipient to a delivery; delivery.send then mails it its link.',
     description:
       'A malformed address is PARAM_INVALID. An encrypted delivery (level 3, 4) already sent takes no new ' +

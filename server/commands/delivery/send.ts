@@ -8,6 +8,7 @@ import { DELIVERY_UUID, RECIPIENTS, callerOf } from './delivery-command-support'
 export const deliverySend = defineCommand<ServerServices>(
   {
     name: 'delivery.send',
+    effect: 'write',
     summary: 'Sends a delivery: each recipient (or those given) gets a mail with its own download link.',
     description:
       'Through mail.send’s transport (SMTP, else the outbox). From privacy level 2 a second mail carries the ' +

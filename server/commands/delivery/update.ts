@@ -9,6 +9,7 @@ import { DELIVERY_UUID, attachmentsOf, callerOf } from './delivery-command-suppo
 export const deliveryUpdate = defineCommand<ServerServices>(
   {
     name: 'delivery.update',
+    effect: 'write',
     summary: 'Changes a delivery; what is given replaces what it had. Without deliveryUuid, creates one.',
     description:
       'Subject, message, privacy level, expiry and files change only in DRAFT (else CONFLICT); recipients always. ' +

@@ -27,6 +27,7 @@ function run(ctx: CommandContext<ServerServices>, macro: Macro, args: Record<str
 export const macro = defineCommand<ServerServices>(
   {
     name: 'macro',
+    effect: 'read',
     summary: 'Declares a macro: an expression with default arguments, run here or later by macro.run.',
     parameters: {
       name: {
@@ -81,6 +82,7 @@ export const macro = defineCommand<ServerServices>(
 export const macroRun = defineCommand<ServerServices>(
   {
     name: 'macro.run',
+    effect: 'write',
     summary: 'Runs a macro declared before in this pipeline, with its default arguments overridden by args.',
     parameters: {
       name: { type: 'string', minLength: 1, description: 'The name of the macro.' },

@@ -24,6 +24,7 @@ function nameMatcher(pattern: string): (name: string) => boolean {
 export const pipelineGet = defineCommand<ServerServices>(
   {
     name: 'pipeline.get',
+    effect: 'read',
     summary: 'Returns all persisted pipelines (the caller may read) whose name matches; * matches any text.',
     parameters: {
       name: {

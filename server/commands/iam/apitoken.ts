@@ -13,6 +13,7 @@ import { asCommandError } from './oauth-failure';
 export const iamApitoken = defineCommand<ServerServices>(
   {
     name: 'iam.apitoken',
+    effect: 'write',
     summary: 'Creates a long-lived API token for the given credentials; the token is shown only this once.',
     description:
       'Needs no prior credentials. Send the token as `Authorization: Apitoken <token>`, or as `refreshToken` ' +

@@ -6,6 +6,7 @@ import { LIST_PARAMETERS, iamOf, listQueryOf } from './iam-command-support';
 export const iamGroupListNames = defineCommand<ServerServices>(
   {
     name: 'iam.group.list.names',
+    effect: 'read',
     summary: 'Lists the names of all groups, ordered by name.',
     parameters: LIST_PARAMETERS,
     input: 'any',

@@ -6,6 +6,7 @@ import { LIST_PARAMETERS, iamOf, listQueryOf, page, stringParam } from './iam-co
 export const iamGroupRoles = defineCommand<ServerServices>(
   {
     name: 'iam.group.roles',
+    effect: 'read',
     summary: 'Lists all effective role names the given group is assigned to.',
     parameters: {
       groupName: {

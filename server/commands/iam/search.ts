@@ -6,6 +6,7 @@ import { LIST_PARAMETERS, iamOf, listQueryOf } from './iam-command-support';
 export const iamSearch = defineCommand<ServerServices>(
   {
     name: 'iam.search',
+    effect: 'read',
     summary:
       'Searches the IAM for entities of one type (ROLE, USER, GROUP, REALM), as Keycloak represents them.',
     parameters: {

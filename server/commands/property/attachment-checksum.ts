@@ -12,6 +12,7 @@ import { ATTACHMENT_NAME, KEY_OR_PATH, keyOf, propertiesOf, textParam } from './
 export const propertyAttachmentChecksum = defineCommand<ServerServices>(
   {
     name: 'property.attachment.checksum',
+    effect: 'read',
     summary:
       "Returns the MD5 checksum (hex) of an attachment's content; verifies it when `checksum` is given.",
     parameters: {

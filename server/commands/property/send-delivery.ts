@@ -79,6 +79,7 @@ function bodyMessage(input: unknown): string | undefined {
 export const propertySendDelivery = defineCommand<ServerServices>(
   {
     name: 'property.send.delivery',
+    effect: 'write',
     summary:
       'Sends a property (a submitted form) with its attachments as a secure delivery to the recipients.',
     description:

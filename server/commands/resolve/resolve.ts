@@ -15,6 +15,8 @@ function defineResolve(name: string, summary: string): CommandDefinition<ServerS
   return defineCommand<ServerServices>(
     {
       name,
+      // A $uri:pipeline: runs a pipeline (and an http address calls out): never over GET.
+      effect: 'write',
       summary,
       description:
         'A property gives its value (JSON parsed); `@attribute` filters the whole property (`@value`, ' +

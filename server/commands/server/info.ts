@@ -6,6 +6,7 @@ import type { ServerServices } from '../../services';
 export const serverInfo = defineCommand<ServerServices>(
   {
     name: 'server.info',
+    effect: 'read',
     summary:
       'Returns information about the server: status, namespace, domain, edition, stage, tag, build, version, ' +
       'versionMajor, versionMinor, versionBugfix.',

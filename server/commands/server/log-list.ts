@@ -7,6 +7,7 @@ import type { ServerServices } from '../../services';
 export const logList = defineCommand<ServerServices>(
   {
     name: 'log.list',
+    effect: 'read',
     summary: 'Returns the last log lines of this server instance, as text or JSON.',
     description:
       `From a buffer of the last ${MAX_RECENT_LINES} lines in memory (per instance; the lines on stdout are ` +

@@ -127,6 +127,7 @@ export const exit = defineCommand(
 export const finallyCommand = defineCommand(
   {
     name: 'finally',
+    effect: 'read',
     summary:
       'The steps after it run at the very end of the pipeline in any case: after the last step, an `exit` or an error.',
     description:

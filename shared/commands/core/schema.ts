@@ -45,6 +45,7 @@ export function commandSchemaOf(
 export const pipeSchema = defineCommand(
   {
     name: 'pipe.schema',
+    effect: 'read',
     summary: 'The JSON Schema of every command (the pipeline schema), or with `pipe` of that one command.',
     parameters: { pipe: { type: 'string', description: 'Only the schema of this command.' } },
     input: 'none',

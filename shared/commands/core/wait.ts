@@ -8,6 +8,7 @@ export const MAX_WAIT_MS = 10 * 60 * 1000;
 export const wait = defineCommand(
   {
     name: 'wait',
+    effect: 'read',
     summary: 'Waits the given milliseconds before the next step runs; the body is unchanged.',
     parameters: {
       ms: {
