@@ -8,6 +8,7 @@ import { parse } from 'yaml';
 import type { Principal } from '../../shared/auth';
 import { isPipeworkError } from '../../shared/errors';
 import { parsePipelineYaml } from '../../shared/pipeline';
+import { pdfPages } from '../commands/pdf/pdf-text';
 import { executePipeline } from '../pipeline/execute-pipeline';
 import { startTestServer, type TestServer } from '../testing/test-server';
 
@@ -32,6 +33,8 @@ interface DocsCase {
   error?: string;
   /** Text the error message holds. */
   errorMessage?: string;
+  /** A PDF the run saved on the drive, read back as text: its path and a pattern its text matches. */
+  pdfText?: { path: string; pattern: string };
 }
 
 interface DocsPage {
@@ -89,6 +92,11 @@ describe.each(pages)('$page', ({ cases }) => {
         .filter((s) => s.command === 'log')
         .flatMap((s) => s.logs.map((l) => l.message));
       expect(logged).toEqual(docsCase.logs);
+    }
+    if (docsCase.pdfText) {
+      const file = await server.services.drive.read(admin, docsCase.pdfText.path, 10_000_000);
+      const text = (await pdfPages(file.data)).map((p) => p.text).join('\n');
+      expect(text).toMatch(new RegExp(docsCase.pdfText.pattern));
     }
   });
 });
