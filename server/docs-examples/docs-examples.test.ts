@@ -29,6 +29,8 @@ interface DocsCase {
   bodyPattern?: string;
   /** The log lines the page shows, in order (every `log` message of the run). */
   logs?: string[];
+  /** Regular expressions the log lines match, in order, where they hold sizes or times. */
+  logPatterns?: string[];
   /** The error code the run ends with, where the page shows a failure. */
   error?: string;
   /** Text the error message holds. */
@@ -87,11 +89,13 @@ describe.each(pages)('$page', ({ cases }) => {
     if ('body' in docsCase) expect(result.body).toEqual(docsCase.body);
     if (docsCase.bodyMatches) expect(result.body).toMatchObject(docsCase.bodyMatches);
     if (docsCase.bodyPattern) expect(String(result.body)).toMatch(new RegExp(docsCase.bodyPattern));
-    if (docsCase.logs) {
-      const logged = (result.trace ?? [])
-        .filter((s) => s.command === 'log')
-        .flatMap((s) => s.logs.map((l) => l.message));
-      expect(logged).toEqual(docsCase.logs);
+    const logged = (result.trace ?? [])
+      .filter((s) => s.command === 'log')
+      .flatMap((s) => s.logs.map((l) => l.message));
+    if (docsCase.logs) expect(logged).toEqual(docsCase.logs);
+    if (docsCase.logPatterns) {
+      expect(logged).toHaveLength(docsCase.logPatterns.length);
+      docsCase.logPatterns.forEach((pattern, i) => expect(logged[i]).toMatch(new RegExp(pattern)));
     }
     if (docsCase.pdfText) {
       const file = await server.services.drive.read(admin, docsCase.pdfText.path, 10_000_000);
