@@ -8,6 +8,7 @@ import { parse } from 'yaml';
 import type { Principal } from '../../shared/auth';
 import { isPipeworkError } from '../../shared/errors';
 import { parsePipelineYaml } from '../../shared/pipeline';
+import { pdfPages } from '../commands/pdf/pdf-text';
 import { executePipeline } from '../pipeline/execute-pipeline';
 import { startTestServer, type TestServer } from '../testing/test-server';
 
@@ -28,10 +29,14 @@ interface DocsCase {
   bodyPattern?: string;
   /** The log lines the page shows, in order (every `log` message of the run). */
   logs?: string[];
+  /** Regular expressions the log lines match, in order, where they hold sizes or times. */
+  logPatterns?: string[];
   /** The error code the run ends with, where the page shows a failure. */
   error?: string;
   /** Text the error message holds. */
   errorMessage?: string;
+  /** A PDF the run saved on the drive, read back as text: its path and a pattern its text matches. */
+  pdfText?: { path: string; pattern: string };
 }
 
 interface DocsPage {
@@ -84,11 +89,18 @@ describe.each(pages)('$page', ({ cases }) => {
     if ('body' in docsCase) expect(result.body).toEqual(docsCase.body);
     if (docsCase.bodyMatches) expect(result.body).toMatchObject(docsCase.bodyMatches);
     if (docsCase.bodyPattern) expect(String(result.body)).toMatch(new RegExp(docsCase.bodyPattern));
-    if (docsCase.logs) {
-      const logged = (result.trace ?? [])
-        .filter((s) => s.command === 'log')
-        .flatMap((s) => s.logs.map((l) => l.message));
-      expect(logged).toEqual(docsCase.logs);
+    const logged = (result.trace ?? [])
+      .filter((s) => s.command === 'log')
+      .flatMap((s) => s.logs.map((l) => l.message));
+    if (docsCase.logs) expect(logged).toEqual(docsCase.logs);
+    if (docsCase.logPatterns) {
+      expect(logged).toHaveLength(docsCase.logPatterns.length);
+      docsCase.logPatterns.forEach((pattern, i) => expect(logged[i]).toMatch(new RegExp(pattern)));
+    }
+    if (docsCase.pdfText) {
+      const file = await server.services.drive.read(admin, docsCase.pdfText.path, 10_000_000);
+      const text = (await pdfPages(file.data)).map((p) => p.text).join('\n');
+      expect(text).toMatch(new RegExp(docsCase.pdfText.pattern));
     }
   });
 });

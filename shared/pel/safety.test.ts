@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isPipeworkError } from '../errors';
+import { BinaryContent } from '../values';
 import { type PelScope, type PelUtilities, compileExpression, evaluateTemplate } from './index';
 
 function evaluate(expr: string, scope: Partial<PelScope> = {}): unknown {
@@ -84,6 +85,16 @@ describe('host objects in the scope', () => {
     const body = JSON.parse('{"__proto__": {"admin": true}}') as unknown;
     expect(evaluate("body['__proto__'].admin", { body })).toBe(true);
     expect(evaluate('body.admin', { body })).toBeNull();
+  });
+});
+
+describe('a content object (bytes with a name)', () => {
+  it('shows its length and type by the reference names, and its own name', () => {
+    const body = new BinaryContent(new Uint8Array([1, 2, 3]), 'application/pdf', 'invoice.pdf');
+    expect(evaluate("body.name + ' ' + body.contentLength + ' ' + body.contentType", { body })).toBe(
+      'invoice.pdf 3 application/pdf',
+    );
+    expect(evaluate('body.size', { body })).toBe(3);
   });
 });
 

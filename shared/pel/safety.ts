@@ -3,6 +3,8 @@
  * objects that could reach a prototype, and no function or intrinsic object ever becomes a PEL value.
  */
 
+import { isBinaryContent } from '../values';
+
 /** Keys that are never written (and never resolved as names of the language). */
 export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
@@ -68,6 +70,11 @@ export function isMapLike(v: unknown): v is object {
 
 /** Reads an own data property (or a Map entry); anything inherited, an accessor or a function reads as null. */
 export function readOwn(target: object, key: string): unknown {
+  if (isBinaryContent(target)) {
+    // The reference's content object names its length and type so (guides/80_content.md).
+    if (key === 'contentLength' || key === 'size') return target.size;
+    if (key === 'contentType') return target.mimeType;
+  }
   const proto: unknown = Object.getPrototypeOf(target);
   if (proto === Object.prototype || proto === null) {
     return Object.hasOwn(target, key) ? cleanData((target as Record<string, unknown>)[key]) : null;

@@ -114,8 +114,10 @@ class ScriptBuilder {
         { details: { commandIndex: index } },
       );
     }
+    const written = command;
+    command = withoutVersion(command);
     if (!COMMAND_NAME_PATTERN.test(command)) {
-      throw syntaxError(`Invalid command name ${quote(command)}`, position ?? this.valueAt(path), {
+      throw syntaxError(`Invalid command name ${quote(written)}`, position ?? this.valueAt(path), {
         hint: "names are dotted lower case, letters and digits only, e.g. 'property.list'",
         details: { commandIndex: index, commandName: command },
       });
@@ -132,10 +134,10 @@ class ScriptBuilder {
     };
     if (isMap(value)) {
       step.params = value;
-      for (const name of Object.keys(value)) note(name, [...path, command, name], value[name]);
+      for (const name of Object.keys(value)) note(name, [...path, written, name], value[name]);
     } else if (value !== null && value !== undefined) {
       step.defaultValue = value;
-      note('', [...path, command], value);
+      note('', [...path, written], value);
     }
     step.paramPositions = paramPositions;
     if (Object.keys(paramSources).length) step.paramSources = paramSources;
@@ -207,4 +209,14 @@ export function buildScript(root: unknown, loc: SourceLocator, source: PipelineS
   const bodyAt = Object.hasOwn(root, 'body') ? loc.valueAt(['body']) : undefined;
   if (bodyAt) script.sectionPositions!.body = bodyAt;
   return script;
+}
+
+/**
+ * A command name with the reference's version suffix (`log:v3`, guides/commands_pipelines/40_command_versioning.md)
+ * names that command: a version is the highest one to use, falling back to the next lower one, and every
+ * command here has the one version v1, so any `:v<n>` (n ≥ 1) runs it. `:v0` and other suffixes stay invalid.
+ */
+export function withoutVersion(command: string): string {
+  const versioned = /^([^:]+):v[1-9]\d{0,3}$/.exec(command);
+  return versioned ? versioned[1]! : command;
 }

@@ -155,3 +155,19 @@ describe('parsePipelineYaml: positions', () => {
 });
 
 // Errors with their line and column: cases/syntax-errors.json (run by cases.test.ts).
+
+describe('parsePipelineYaml: a command with a version suffix', () => {
+  it('reads log:v3 as log, with its parameters and their positions', () => {
+    const script = parsePipelineYaml('pipeline:\n  - log:v3:\n      message: hi\n  - log:v12: hello\n');
+    expect(script.steps.map((s) => s.command)).toEqual(['log', 'log']);
+    expect(script.steps[0]!.params).toEqual({ message: 'hi' });
+    expect(script.steps[0]!.paramPositions?.message).toMatchObject({ line: 3 });
+    expect(script.steps[1]!.defaultValue).toBe('hello');
+  });
+
+  it.each(['log:v0', 'log:x1', 'log:v1:v2', 'log:'])('refuses %s', (name) => {
+    expect(() => parsePipelineYaml(`pipeline:\n  - ${name}:\n      message: hi\n`)).toThrow(
+      /Invalid command name/,
+    );
+  });
+});

@@ -60,6 +60,25 @@ pipeline:
     ]);
   });
 
+  it('maps JSON given as text in input as that document; other text stays text', async () => {
+    const response = await pipeline(`pipeline:
+  - data.mapping:
+      input: |
+        {"firstName": "Sam", "age": 34}
+      rules: |
+        firstName -> name,
+        age >= 18 -> adult
+      output: "#{vars.fromJson}"
+  - data.mapping:
+      input: "{not json"
+      rules: "'kept' -> text"
+  - set.body: "#{vars.fromJson.name + ' ' + vars.fromJson.adult + ' ' + body.text}"
+vars:
+  fromJson: null
+`);
+    expect(response.text).toBe('Sam true kept');
+  });
+
   it('refuses a malformed rule, a bad target and an unsafe target', async () => {
     for (const rules of ['just text', 'age -> a..b', 'age -> __proto__.polluted', 'age -> constructor.prototype.x']) {
       const response = await command('data.mapping', { rules }, customer);

@@ -33,6 +33,19 @@ export function parseMappingRules(text: string): MappingRule[] {
   return rules;
 }
 
+/**
+ * The input as the reference's tutorial gives it: JSON written as text (`input: |` with a JSON document) is
+ * mapped as that document; other text stays text.
+ */
+function jsonOfText(input: unknown): unknown {
+  if (typeof input !== 'string' || !/^\s*[[{]/.test(input)) return input;
+  try {
+    return JSON.parse(input) as unknown;
+  } catch {
+    return input;
+  }
+}
+
 function mapOne(ctx: CommandContext, rules: MappingRule[], item: unknown): Record<string, unknown> {
   const result: Record<string, unknown> = {};
   for (const rule of rules) {
@@ -53,7 +66,7 @@ export const dataMapping = defineCommand(
     name: 'data.mapping',
     summary: 'Builds a new structure from the input by mapping rules `source -> target`, one per line.',
     description:
-      'Each rule reads a PEL expression inside the input (its fields are names: `firstName`, `age > 17`; body, vars and headers stay reachable) and writes the value at the target path of the result (`customer.name`, `lines[0].id`), creating nested maps and lists. With `iterate: true` the input is a list and each item is mapped. The result goes to the body or to `output`.',
+      'Each rule reads a PEL expression inside the input (its fields are names: `firstName`, `age > 17`; body, vars and headers stay reachable) and writes the value at the target path of the result (`customer.name`, `lines[0].id`), creating nested maps and lists. JSON written as text (e.g. in `input: |`) is mapped as that document. With `iterate: true` the input is a list and each item is mapped. The result goes to the body or to `output`.',
     parameters: {
       rules: {
         type: 'string',
@@ -81,14 +94,15 @@ export const dataMapping = defineCommand(
   },
   (ctx) => {
     const rules = parseMappingRules(String(ctx.params.rules));
+    const input = jsonOfText(ctx.input);
     if (ctx.params.iterate === true) {
-      if (!Array.isArray(ctx.input)) {
+      if (!Array.isArray(input)) {
         throw new PipeworkError('PARAM_INVALID', 'data.mapping with iterate: true needs a list as input.', {
           parameter: 'iterate',
         });
       }
-      return ctx.input.map((item) => mapOne(ctx, rules, item));
+      return input.map((item) => mapOne(ctx, rules, item));
     }
-    return mapOne(ctx, rules, ctx.input);
+    return mapOne(ctx, rules, input);
   },
 );

@@ -120,6 +120,22 @@ describe('pipeline.start and pipeline.run', () => {
     },
   );
 
+  it.each(['path', 'key'])('pipeline.run also takes the reference names %s', async (parameter) => {
+    const response = await pipeline(`pipeline:
+  - pipeline.run:
+      ${parameter}: global/app/flow/pipeline/echo-vars
+      vars: {c: 1}
+`);
+    expect(response.status).toBe(200);
+    expect(response.json).toEqual({ c: 1 });
+  });
+
+  it('pipeline.run without path, key or name is a clear error', async () => {
+    const response = await pipeline('pipeline:\n  - pipeline.run:\n      vars: {c: 1}\n');
+    expect(response.status).toBe(400);
+    expect(response.text).toContain("Missing required parameter 'path'");
+  });
+
   it('passes the body, overrides vars, and returns the final body to output', async () => {
     const response = await pipeline(`body: {amount: 21}
 pipeline:

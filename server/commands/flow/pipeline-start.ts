@@ -23,8 +23,23 @@ export function mapParam(value: unknown, parameter: string): Record<string, unkn
   return map as Record<string, unknown>;
 }
 
-const start = (ctx: CommandContext<ServerServices>, parameter: 'key' | 'name') =>
+type ReferenceParameter = 'path' | 'key' | 'name';
+
+const start = (ctx: CommandContext<ServerServices>, parameter: ReferenceParameter) =>
   runStoredPipeline(ctx, String(ctx.params[parameter]), mapParam(ctx.params.vars, 'vars'), parameter);
+
+/** `pipeline.run` names the pipeline by `path` (the reference's current name), `key` or `name` (deprecated). */
+function referenceParameter(ctx: CommandContext<ServerServices>): ReferenceParameter {
+  const given = (['path', 'key', 'name'] as const).find((p) => ctx.params[p] !== undefined);
+  if (!given) {
+    throw new PipeworkError(
+      'PARAM_INVALID',
+      "Missing required parameter 'path' for command 'pipeline.run' (or its deprecated forms 'key', 'name').",
+      { parameter: 'path' },
+    );
+  }
+  return given;
+}
 
 export const pipelineStart = defineCommand<ServerServices>(
   {
@@ -60,16 +75,17 @@ export const pipelineStart = defineCommand<ServerServices>(
 export const pipelineRun = defineCommand<ServerServices>(
   {
     name: 'pipeline.run',
-    summary: 'DEPRECATED: use pipeline.start. Runs the stored pipeline `name` with the current body.',
+    summary: 'DEPRECATED: use pipeline.start. Runs the stored pipeline `path` with the current body.',
     parameters: {
-      name: { type: 'string', minLength: 1, description: 'The property key of the pipeline.' },
+      path: { type: 'string', minLength: 1, description: 'The property key of the pipeline.' },
+      key: { type: 'string', minLength: 1, description: 'Deprecated: use path.' },
+      name: { type: 'string', minLength: 1, description: 'Deprecated: use path.' },
       vars: { type: ['object', 'string'], description: 'Variables for the pipeline, over its own vars.' },
     },
-    required: ['name'],
-    defaultParameter: 'name',
+    defaultParameter: 'path',
     input: 'any',
     output: 'any',
     effect: 'write',
   },
-  (ctx) => start(ctx, 'name'),
+  (ctx) => start(ctx, referenceParameter(ctx)),
 );
