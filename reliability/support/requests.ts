@@ -18,7 +18,8 @@ export async function command(
   const query = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]));
   try {
     const response = await fetch(`${url}/api/v3/command/${name}?${query}`, {
-      method: body ? 'POST' : 'GET',
+      // POST always: commands that write are refused over GET (server/http/browser-request-guard.ts).
+      method: 'POST',
       headers: { authorization: ADMIN_AUTH, ...(body ? { 'content-type': body.type } : {}) },
       body: typeof body?.data === 'string' ? body.data : body ? new Uint8Array(body.data) : undefined,
       signal,

@@ -12,6 +12,8 @@ import { PRELUDE } from './sandbox-prelude.mjs';
 const callPort = workerData.callPort;
 /** Word 0: 0 while a host call waits for its answer, 1 when the answer was posted. */
 const callSignal = new Int32Array(workerData.callSignal);
+/** Holds the id of a run whose caller gave up: QuickJS's interrupt handler stops that run at once. */
+const cancelSignal = new Int32Array(workerData.cancelSignal);
 const MAX_LOG_LINES = 1000;
 const MAX_LOG_CHARS = 10_000;
 
@@ -113,7 +115,8 @@ function run(job) {
   const runtime = quickjs.newRuntime();
   runtime.setMemoryLimit(limits.memoryBytes);
   runtime.setMaxStackSize(limits.stackBytes);
-  runtime.setInterruptHandler(shouldInterruptAfterDeadline(deadline));
+  const pastDeadline = shouldInterruptAfterDeadline(deadline);
+  runtime.setInterruptHandler((rt) => Atomics.load(cancelSignal, 0) === job.id || pastDeadline(rt));
   const vm = runtime.newContext();
   let logLines = 0;
   try {

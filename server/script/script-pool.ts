@@ -61,6 +61,8 @@ class PoolWorker {
   private readonly worker: Worker;
   private readonly port: MessagePort;
   private readonly signal = new Int32Array(new SharedArrayBuffer(4));
+  /** The id of the run whose caller gave up, read by the worker's interrupt handler. */
+  private readonly cancel = new Int32Array(new SharedArrayBuffer(4));
   private current:
     (Pending & { id: number; timer?: NodeJS.Timeout; onAbort: () => void; answered?: boolean }) | undefined;
   private nextId = 0;
@@ -80,6 +82,7 @@ class PoolWorker {
       workerData: {
         callPort: channel.port2,
         callSignal: this.signal.buffer,
+        cancelSignal: this.cancel.buffer,
         niceness: config.niceness ?? 0,
       },
       transferList: [channel.port2],
@@ -111,9 +114,10 @@ class PoolWorker {
   }
 
   /**
-   * The caller gave up (its pipeline ended): it is answered at once. A run the worker has not seen yet ends
-   * there; a started one is left to end at its own time limit (QuickJS interrupts it, the worker stays warm for
-   * the next run) or at the grace past it (terminated). Its owner's share of the workers stays taken until then.
+   * The caller gave up (its pipeline ended, its client went away): it is answered at once. A run the worker has
+   * not seen yet ends there; a started one is stopped by QuickJS's interrupt handler, which sees the run's id in
+   * the shared cancel signal (the worker stays warm for the next run), or at the grace past its time limit
+   * (terminated). Its owner's share of the workers is free again once the run has really stopped.
    */
   private abandon(): void {
     const current = this.current;
@@ -126,6 +130,7 @@ class PoolWorker {
     if (!current.timer) return this.finish(cancelled, false);
     current.answered = true;
     current.resolve(cancelled);
+    Atomics.store(this.cancel, 0, current.id);
   }
 
   private launch(): void {
