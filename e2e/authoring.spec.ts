@@ -161,15 +161,15 @@ test('"Insert into editor" adds the step after the cursor\'s step, indented, nev
   await moveTo(page, 3, 10); // mid-line, inside step 1
   await page.getByRole('tab', { name: 'Reference' }).click();
   const reference = page.getByRole('region', { name: 'Command reference' });
-  await reference.getByLabel('Search commands').fill('property.schema.put');
+  await reference.getByLabel('Search commands').fill('cache.put');
   await reference
-    .getByTestId('command-property.schema.put')
+    .getByTestId('command-cache.put')
     .getByRole('button', { name: 'Insert into editor' })
     .click();
   await expect
     .poll(() => editorText(page))
     .toBe(
-      'pipeline:\n  - set.var:\n      key: x\n      value: 1\n  - property.schema.put:\n      key: "<key>"\n  - log: "#{vars.x}"\n',
+      'pipeline:\n  - set.var:\n      key: x\n      value: 1\n  - cache.put:\n      key: "<key>"\n  - log: "#{vars.x}"\n',
     );
   await screenshotsWideAndNarrow(page, 'insert-step');
   // One undo takes the whole step back.

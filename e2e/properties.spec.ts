@@ -332,8 +332,11 @@ test('the command reference searches, shows parameters and inserts a step', asyn
   await reference.getByLabel('Search commands').fill('property.put');
   const entry = reference.getByTestId('command-property.put');
   await expect(entry).toContainText('version');
-  await expect(entry.getByRole('listitem', { name: 'key' })).toContainText('required');
   await expect(entry).toContainText('integer');
+  await reference.getByLabel('Search commands').fill('property.copy');
+  await expect(
+    reference.getByTestId('command-property.copy').getByRole('listitem', { name: 'to' }),
+  ).toContainText('required');
   await reference.getByLabel('Search commands').fill('property.schema.put');
   const schemaPut = reference.getByTestId('command-property.schema.put');
   const strategy = schemaPut.getByRole('listitem', { name: 'existStrategy' });
