@@ -15,6 +15,7 @@ import propertyPostgresBench from './property-postgres.bench';
 import regexBench from './regex.bench';
 import scriptHttpBench from './script-http.bench';
 import throughputBench from './throughput.bench';
+import uploadBench from './upload.bench';
 import { PROJECT_ROOT } from './support/project-root';
 import workbenchBench from './workbench/workbench.bench';
 
@@ -28,6 +29,7 @@ const BENCHMARKS: Record<string, (report: BenchReport) => Promise<void>> = {
   regex: regexBench,
   'script-http': scriptHttpBench,
   throughput: throughputBench,
+  upload: uploadBench,
   workbench: workbenchBench,
 };
 

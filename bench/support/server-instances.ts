@@ -14,6 +14,8 @@ import { buildServer } from '../../scripts/build-server.mjs';
 
 export interface ServerInstance {
   url: string;
+  /** The server process, e.g. for its memory in /proc/<pid>/status. */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -56,6 +58,7 @@ export async function startInstance(env: Record<string, string>): Promise<Server
   });
   return {
     url,
+    pid: child.pid!,
     async stop() {
       if (child.exitCode === null) {
         child.kill('SIGTERM');

@@ -14,6 +14,7 @@ import {
   toStoredValue,
   type ExistStrategy,
   type JsonValue,
+  type NewProperty,
   type Property,
   type PropertyChange,
   type PropertyStore,
@@ -237,6 +238,33 @@ export class PropertyService {
     input: CreatePropertyInput,
     ifExists: ExistStrategy = 'update',
   ): Promise<SaveResult> {
+    const prepared = await this.prepareCreate(principal, input);
+    const result = await this.store.save(prepared, { ifExists, actor: principal?.uuid ?? null });
+    this.publish(result.changes, principal);
+    return result;
+  }
+
+  /**
+   * `create` of every input in one transaction (`property.import`): each is checked first (key rules, the
+   * caller's write right, size, object schema), and one failing check, or an existing key under `error`,
+   * writes none of them.
+   */
+  async createMany(
+    principal: Principal | null,
+    inputs: readonly CreatePropertyInput[],
+    ifExists: ExistStrategy,
+  ): Promise<SaveResult[]> {
+    const prepared: NewProperty[] = [];
+    for (const input of inputs) prepared.push(await this.prepareCreate(principal, input));
+    const results = await this.store.saveMany(prepared, { ifExists, actor: principal?.uuid ?? null });
+    this.publish(
+      results.flatMap((r) => r.changes),
+      principal,
+    );
+    return results;
+  }
+
+  private async prepareCreate(principal: Principal | null, input: CreatePropertyInput): Promise<NewProperty> {
     const key = normalizePropertyKey(input.key);
     this.access.assertWrite(principal, key);
     const stored = storedForm(key, input.value, input.type);
@@ -246,17 +274,12 @@ export class PropertyService {
       const value = stored.value !== undefined ? stored.value : (current?.value ?? null);
       await this.validate(key, value, stored.type ?? current?.type ?? 'text/plain');
     }
-    const result = await this.store.save(
-      {
-        key,
-        ...stored,
-        timeToLive: input.timeToLive as number | null | undefined,
-        defaultValue: input.defaultValue as JsonValue | undefined,
-      },
-      { ifExists, actor: principal?.uuid ?? null },
-    );
-    this.publish(result.changes, principal);
-    return result;
+    return {
+      key,
+      ...stored,
+      timeToLive: input.timeToLive as number | null | undefined,
+      defaultValue: input.defaultValue as JsonValue | undefined,
+    };
   }
 
   /** Sets the value of an existing property (PROPERTY_NOT_FOUND; CONFLICT when `version` is not current). */

@@ -119,6 +119,21 @@ export function runPropertyStoreContract(name: string, factory: ContractStoreFac
     });
 
     describe('exist strategies and updates', () => {
+      it('saveMany writes all in one transaction, or nothing when one fails', async () => {
+        await store.save({ key: 'global/many/taken', value: 't' });
+        const attempt = store.saveMany([{ key: 'global/many/a', value: 'a' }, { key: 'global/many/taken' }]);
+        expect(await codeOf(attempt)).toBe('PROPERTY_EXISTS');
+        expect(await store.get('global/many/a')).toBeUndefined();
+        const results = await store.saveMany(
+          [
+            { key: 'global/many/a', value: 'a' },
+            { key: 'global/many/taken', value: 'u' },
+          ],
+          { ifExists: 'update' },
+        );
+        expect(results.map((r) => r.result)).toEqual(['create', 'update']);
+        expect((await store.get('global/many/taken'))?.value).toBe('u');
+      });
       it('fails, skips or updates an existing key', async () => {
         const { property: first } = await store.save({ key: 'global/a', value: '1' });
         expect(await codeOf(store.save({ key: 'global/a', value: '2' }))).toBe('PROPERTY_EXISTS');

@@ -111,6 +111,9 @@ export class SqlitePropertyStore implements PropertyStore, SyncPropertyReader, S
     };
     this.tx = {
       save: db.transaction((input: NewProperty, options: SaveOptions) => this.saveNow(input, options)),
+      saveMany: db.transaction((inputs: readonly NewProperty[], options: SaveOptions) =>
+        inputs.map((input) => this.saveNow(input, options)),
+      ),
       update: db.transaction((key: string, patch: PropertyPatch, options: UpdateOptions) =>
         this.updateNow(key, patch, options),
       ),
@@ -210,6 +213,9 @@ export class SqlitePropertyStore implements PropertyStore, SyncPropertyReader, S
   }
   async save(input: NewProperty, options: SaveOptions = {}): Promise<SaveResult> {
     return this.tx.save.immediate(input, options);
+  }
+  async saveMany(inputs: readonly NewProperty[], options: SaveOptions = {}): Promise<SaveResult[]> {
+    return this.tx.saveMany.immediate(inputs, options);
   }
   async update(key: string, patch: PropertyPatch, options: UpdateOptions = {}): Promise<UpdateResult> {
     return this.updateSync(key, patch, options);

@@ -78,6 +78,8 @@ export interface PropertyStore {
    * `update` sets the given value, type and default value and leaves the time to live as it was.
    */
   save(input: NewProperty, options?: SaveOptions): Promise<SaveResult>;
+  /** `save` of each input in order, in one transaction: all or nothing (`property.import`). */
+  saveMany(inputs: readonly NewProperty[], options?: SaveOptions): Promise<SaveResult[]>;
   /** Changes an existing property (PROPERTY_NOT_FOUND; CONFLICT on a version mismatch). */
   update(key: string, patch: PropertyPatch, options?: UpdateOptions): Promise<UpdateResult>;
   /** Deletes one property with its attachments; undefined when there was none. */

@@ -13,6 +13,7 @@ import { propertyCopy } from './copy';
 import { propertyDelete } from './delete';
 import { propertyExists } from './exists';
 import { propertyGet } from './get';
+import { propertyImport } from './import';
 import { propertyKeys } from './keys';
 import { propertyKeysChildren } from './keys-children';
 import { propertyKeysChildrenPage } from './keys-children-page';
@@ -33,6 +34,7 @@ export const propertyCommands: CommandDefinition<ServerServices>[] = [
   propertyGet,
   propertyValueGet,
   propertyExists,
+  propertyImport,
   propertyCopy,
   propertyMove,
   propertyKeys,

@@ -12,6 +12,7 @@ import {
   valueOf,
   warnOfLenientSchema,
 } from './property-command-support';
+import { ATTACHMENTS_PARAMETER, TAGS_PARAMETER, attachmentsToAdd, refuseTags } from './schema-put-extras';
 
 export const propertySchemaPut = defineCommand<ServerServices>(
   {
@@ -23,7 +24,8 @@ export const propertySchemaPut = defineCommand<ServerServices>(
       '(`;encoding=base64`). Values under `<app>/object/<NAME>/<VERSION>/instance/<UUID>` must match the sibling ' +
       '`schema`. Emits property.created (or property.changed on update). Returns `{result, property}` with result ' +
       'create, update or skip (and `warnings` when a stored object schema uses type names JSON Schema lacks, ' +
-      'such as dateTime, each naming what it is read as).',
+      'such as dateTime, each naming what it is read as). `attachments` adds files (they are loaded before ' +
+      'anything is written); `tags` is not supported yet and refused.',
     parameters: {
       ...KEY_OR_PATH,
       value: { description: 'The value (text, or any JSON value). When absent, the input body is used.' },
@@ -45,6 +47,8 @@ export const propertySchemaPut = defineCommand<ServerServices>(
         default: 'update',
         description: 'When the key exists: update it, skip it, or fail with PROPERTY_EXISTS.',
       },
+      attachments: ATTACHMENTS_PARAMETER,
+      tags: TAGS_PARAMETER,
     },
     defaultParameter: 'key',
     rawParameters: ['value'],
@@ -60,6 +64,8 @@ export const propertySchemaPut = defineCommand<ServerServices>(
     ],
   },
   async (ctx) => {
+    refuseTags(ctx);
+    const toAttach = await attachmentsToAdd(ctx);
     const ttl = integerParam(ctx, 'timeToLive') ?? integerParam(ctx, 'ttl');
     const { result, property } = await propertiesOf(ctx).create(
       ctx.principal,
@@ -73,6 +79,16 @@ export const propertySchemaPut = defineCommand<ServerServices>(
       (textParam(ctx, 'existStrategy') ?? 'update') as ExistStrategy,
     );
     const warnings = result === 'skip' ? [] : warnOfLenientSchema(ctx, property);
-    return warnings.length > 0 ? { result, property, warnings } : { result, property };
+    const attachments = [];
+    if (result !== 'skip') {
+      for (const a of toAttach) {
+        const options = { contentType: a.mimeType, content: a.data };
+        attachments.push(
+          await propertiesOf(ctx).attachments.put(ctx.principal, property.key, a.name, options),
+        );
+      }
+    }
+    const answer = { result, property, ...(attachments.length > 0 ? { attachments } : {}) };
+    return warnings.length > 0 ? { ...answer, warnings } : answer;
   },
 );

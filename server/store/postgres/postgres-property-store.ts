@@ -136,6 +136,20 @@ export class PostgresPropertyStore implements PropertyStore {
     return this.write(options, (w) => w.save(normalized, options), changesOf);
   }
 
+  async saveMany(inputs: readonly NewProperty[], options: SaveOptions = {}): Promise<SaveResult[]> {
+    return this.write(
+      options,
+      async (w) => {
+        const results: SaveResult[] = [];
+        for (const input of inputs) {
+          results.push(await w.save({ ...input, key: normalizePropertyKey(input.key) }, options));
+        }
+        return results;
+      },
+      (results) => results.flatMap((r) => r.changes),
+    );
+  }
+
   async update(key: string, patch: PropertyPatch, options: UpdateOptions = {}): Promise<UpdateResult> {
     return this.write(options, (w) => w.update(normalizePropertyKey(key), patch, options), changesOf);
   }

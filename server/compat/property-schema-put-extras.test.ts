@@ -1,0 +1,110 @@
+// `attachments` and `tags` on property.schema.put, as the command reference documents them: attachments as a
+// URI or a PEL (here `$uri:drive:` and `#{body}` of a multipart pipeline call), loaded before anything is
+// written; tags refused (the store has no place for them yet) rather than silently dropped.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { http } from '../testing/http-client';
+import { startTestServer, type TestServer } from '../testing/test-server';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+  const saved = await http(server.url, '/api/v3/command/drive.save?path=att/readme.txt', {
+    auth: server.adminAuth,
+    type: 'text/plain',
+    body: 'Read me',
+  });
+  expect(saved.status).toBe(200);
+});
+afterAll(() => server.close());
+
+const yaml = (body: string) =>
+  http(server.url, '/api/v3/pipeline', { auth: server.adminAuth, type: 'application/yaml', body });
+const command = (name: string, params: Record<string, string>) =>
+  http(server.url, `/api/v3/command/${name}?${new URLSearchParams(params)}`, { auth: server.adminAuth });
+
+/** A multipart body as curl -F builds it. */
+function multipart(parts: { name: string; filename?: string; type?: string; data: string }[]) {
+  const boundary = '----Boundary0extras';
+  let body = '';
+  for (const p of parts) {
+    const file = p.filename ? `; filename="${p.filename}"` : '';
+    body += `--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"${file}\r\n`;
+    body += `${p.type ? `Content-Type: ${p.type}\r\n` : ''}\r\n${p.data}\r\n`;
+  }
+  return { body: `${body}--${boundary}--\r\n`, type: `multipart/form-data; boundary=${boundary}` };
+}
+
+const exists = async (path: string) => (await command('property.exists', { path })).json;
+
+describe('property.schema.put attachments', () => {
+  it('a $uri:drive: reference becomes an attachment named like the file', async () => {
+    const run = await yaml(
+      'pipeline:\n  - property.schema.put:\n      path: global/att/one\n      value: hello\n' +
+        '      attachments: $uri:drive:att/readme.txt\n',
+    );
+    expect(run.status).toBe(200);
+    expect(run.json.attachments.map((a: { name: string }) => a.name)).toEqual(['readme.txt']);
+    const content = await command('property.attachment.content', {
+      path: 'global/att/one',
+      name: 'readme.txt',
+    });
+    expect(content.text).toBe('Read me');
+  });
+
+  it('#{body} of a multipart pipeline call: each file part becomes an attachment', async () => {
+    const { body, type } = multipart([
+      {
+        name: 'pipeline',
+        data: 'pipeline:\n  - property.schema.put:\n      path: global/att/two\n      value: two\n      attachments: "#{body}"\n',
+      },
+      { name: 'file', filename: 'a.txt', type: 'text/plain', data: 'AAA' },
+      { name: 'file', filename: 'b.json', type: 'application/json', data: '{"b": 1}' },
+    ]);
+    const run = await http(server.url, '/api/v3/pipeline', { auth: server.adminAuth, type, body });
+    expect(run.status).toBe(200);
+    const listed = await command('property.attachment.list', { path: 'global/att/two' });
+    expect(listed.json.map((a: { name: string }) => a.name).sort()).toEqual(['a.txt', 'b.json']);
+    const b = await command('property.attachment.content', { path: 'global/att/two', name: 'b.json' });
+    expect(b.text).toBe('{"b": 1}');
+  });
+
+  it('existStrategy skip on a taken key adds no attachments', async () => {
+    const run = await yaml(
+      'pipeline:\n  - property.schema.put:\n      path: global/att/one\n      value: other\n' +
+        '      existStrategy: skip\n      attachments: $uri:drive:att/readme.txt\n',
+    );
+    expect(run.json.result).toBe('skip');
+    expect(run.json.attachments).toBeUndefined();
+  });
+
+  it('an attachment that cannot be loaded stores nothing', async () => {
+    const missing = await yaml(
+      'pipeline:\n  - property.schema.put:\n      path: global/att/three\n      value: x\n' +
+        '      attachments: $uri:drive:att/none.txt\n',
+    );
+    expect(missing.status).toBeGreaterThanOrEqual(400);
+    expect(await exists('global/att/three')).toBe(false);
+    const notUri = await yaml(
+      'pipeline:\n  - property.schema.put:\n      path: global/att/three\n      value: x\n      attachments: readme.txt\n',
+    );
+    expect([notUri.status, notUri.json.value.code, notUri.json.value.parameter]).toEqual([
+      400,
+      'PARAM_INVALID',
+      'attachments',
+    ]);
+    expect(await exists('global/att/three')).toBe(false);
+  });
+});
+
+describe('property.schema.put tags', () => {
+  it('tags are refused with a clear message and nothing is stored', async () => {
+    const r = await http(
+      server.url,
+      `/api/v3/command/property.schema.put?${new URLSearchParams({ path: 'global/att/tagged', value: 'v', tags: 'name1:value1, name2:value2' })}`,
+      { auth: server.adminAuth, method: 'POST' },
+    );
+    expect([r.status, r.json.value.code, r.json.value.parameter]).toEqual([400, 'PARAM_INVALID', 'tags']);
+    expect(r.json.value.message).toMatch(/tags are not supported yet/);
+    expect(await exists('global/att/tagged')).toBe(false);
+  });
+});
