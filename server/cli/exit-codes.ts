@@ -1,5 +1,5 @@
 /** The exit codes `pi` promises (docs/cli.md): CI scripts branch on them. */
-export const EXIT = { ok: 0, failed: 1, usage: 2, auth: 3, notFound: 4 } as const;
+export const EXIT = { ok: 0, failed: 1, usage: 2, auth: 3, notFound: 4, cancelled: 130 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 

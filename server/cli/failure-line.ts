@@ -23,6 +23,7 @@ const HINTS: Record<string, string> = {
   COMMAND_NOT_FOUND: "'pi commands' lists the server's commands",
   PROPERTY_NOT_FOUND: "check the key: 'pi list <folder>' lists what is there",
   CONFLICT: 'read the current version again and retry on it',
+  CANCELLED: 'nothing was sent; run the command again to continue',
   INTERNAL: 'a fault of pi or the server: run again with PIPEWORK_DEBUG=1 and report it with the trace id',
 };
 

@@ -78,4 +78,18 @@ describe('pi login on a terminal', () => {
     expect(run.screen).not.toMatch(/\n\s+at /);
     expect(run.screen).not.toContain('not-the-password');
   });
+  it('Ctrl+C at the password prompt stops with one line and exit code 130', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'pi-tty-'));
+    const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PIPEWORK_')));
+    const run = await onTerminal(
+      `${process.execPath} ${PI} login ${server.url} --username admin`,
+      { ...base, XDG_CONFIG_HOME: home, NO_COLOR: '1' },
+      [['Password: ', 'half-typed\x03']],
+    );
+    expect(run.code).toBe(130);
+    expect(run.screen).toContain('pi: CANCELLED');
+    expect(run.screen).not.toContain('INTERNAL');
+    expect(run.screen).not.toContain('half-typed');
+    expect(run.screen).not.toMatch(/\n\s+at /);
+  });
 });

@@ -5,6 +5,8 @@
  */
 import { Writable } from 'node:stream';
 import { createInterface } from 'node:readline/promises';
+import { CliError } from './cli-client';
+import { EXIT } from './exit-codes';
 
 /** A stream to the terminal that can stop passing what readline echoes. */
 class MutableOutput extends Writable {
@@ -36,6 +38,11 @@ export async function askOnTerminal(
     // The question is written synchronously by question(); whatever comes after it is the typing.
     sink.muted = hidden;
     return await answer;
+  } catch (error) {
+    // Ctrl+C at the prompt: the person chose to stop, which is not a fault.
+    if (error instanceof Error && error.name === 'AbortError')
+      throw new CliError('Cancelled at the prompt.', EXIT.cancelled, 'CANCELLED');
+    throw error;
   } finally {
     rl.close();
     if (hidden) output.write('\n');
