@@ -4,9 +4,10 @@
  * once revoked, expired, or when its owner is disabled or cannot log in. Revocations are also kept in memory
  * as session ids (`apitoken:<uuid>`), so access tokens obtained with a revoked API token are refused at once.
  */
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { PipeworkError } from '../../shared/errors';
 import type { SqlPort } from '../db/sql';
+import { tokenDigest } from './token-digest';
 
 /** Every API token starts with this: tells it apart from a refresh token, and secret scanners can find it. */
 export const API_TOKEN_PREFIX = 'pwapi_';
@@ -45,7 +46,6 @@ interface TokenRow {
   can_login: number;
 }
 
-const digest = (token: string) => createHash('sha256').update(token).digest('base64url');
 const looksLikeApiToken = (token: string) =>
   typeof token === 'string' && token.startsWith(API_TOKEN_PREFIX) && token.length <= 200;
 
@@ -100,7 +100,7 @@ export class ApiTokenStore {
     await this.sql.run(
       `INSERT INTO iam_api_token (uuid, token_hash, user_uuid, name, created, expires)
        VALUES ($1, $2, $3, $4, $5, $6)`,
-      [uuid, digest(token), userUuid, name, now, expires],
+      [uuid, tokenDigest(token), userUuid, name, now, expires],
     );
     const owner = await this.sql.get<{ username: string }>('SELECT username FROM iam_user WHERE uuid = $1', [
       userUuid,
@@ -115,7 +115,7 @@ export class ApiTokenStore {
     const row = await this.sql.get<TokenRow>(
       `SELECT t.uuid, t.user_uuid, t.expires, t.revoked, u.enabled, u.can_login
        FROM iam_api_token t JOIN iam_user u ON u.uuid = t.user_uuid WHERE t.token_hash = $1`,
-      [digest(token)],
+      [tokenDigest(token)],
     );
     const now = this.now();
     if (!row || row.revoked !== null || Number(row.expires) <= now) throw refused();

@@ -5,9 +5,10 @@
  * transaction with its row locked, so two instances presented the same token at once rotate it once and treat
  * the second presentation as reuse.
  */
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { type SqlPort, type SqlSteps, get, run } from '../db/sql';
 import { OAuthError } from './oauth-error';
+import { tokenDigest } from './token-digest';
 
 export interface RefreshTokenPolicy {
   /** Lifetime of one refresh token (Keycloak's SSO idle time). */
@@ -45,7 +46,6 @@ interface TokenRow {
  */
 const REVOCATION_MARGIN_MS = 60_000;
 
-const digest = (token: string) => createHash('sha256').update(token).digest('base64url');
 const invalid = (why = 'Invalid refresh token') => new OAuthError('invalid_grant', why, 400);
 
 export class RefreshTokenStore {
@@ -114,7 +114,7 @@ export class RefreshTokenStore {
     const expires = Math.min(now + this.policy.ttlSeconds * 1000, familyExpires);
     yield* run(
       'INSERT INTO iam_refresh_token (token_hash, family_id, issued, expires) VALUES ($1, $2, $3, $4)',
-      [digest(token), familyId, now, expires],
+      [tokenDigest(token), familyId, now, expires],
     );
     return {
       token,
@@ -132,7 +132,7 @@ export class RefreshTokenStore {
       `SELECT t.family_id, t.expires, t.rotated, f.user_uuid, f.client_id, f.expires AS family_expires, f.revoked
        FROM iam_refresh_token t JOIN iam_refresh_family f ON f.family_id = t.family_id WHERE t.token_hash = $1
        ${this.sql.dialect.forUpdate}`,
-      [digest(token)],
+      [tokenDigest(token)],
     );
   }
 
@@ -178,7 +178,7 @@ export class RefreshTokenStore {
         familyExpires,
       };
     }
-    yield* run('UPDATE iam_refresh_token SET rotated = $1 WHERE token_hash = $2', [now, digest(token)]);
+    yield* run('UPDATE iam_refresh_token SET rotated = $1 WHERE token_hash = $2', [now, tokenDigest(token)]);
     return yield* this.mintSteps(row.family_id, row.user_uuid, row.client_id, familyExpires);
   }
 
@@ -197,7 +197,7 @@ export class RefreshTokenStore {
     if (typeof token !== 'string' || token.length === 0 || token.length > 200) return false;
     const row = await this.sql.get<{ family_id: string }>(
       'SELECT family_id FROM iam_refresh_token WHERE token_hash = $1',
-      [digest(token)],
+      [tokenDigest(token)],
     );
     if (!row) return false;
     await this.revokeFamily(row.family_id);

@@ -103,7 +103,12 @@ export class PropertyAccess {
    */
   readFilter(principal: Principal | null): (key: string) => boolean {
     if (!principal) return () => false;
-    if (principal.limitedBy?.length) return (key) => this.canRead(principal, key);
+    if (principal.limitedBy?.length) {
+      // A run bound by other authors' code reads what it and each author may read, each with its own memo.
+      const own = this.readFilter({ ...principal, limitedBy: undefined });
+      const authors = principal.limitedBy.map((author) => this.readFilter(author));
+      return (key) => own(key) && authors.every((allows) => allows(key));
+    }
     if (isAdmin(principal)) return () => true;
     const rules = this.appRules;
     if (!rules) return (key) => ownerFolderAllows(principal, key);

@@ -32,12 +32,27 @@ function expressionTexts(value: unknown, out: string[]): string[] {
   return out;
 }
 
+/**
+ * The pipeline URIs and addresses a step gives to resolving utilities. A step's parameters never change, so
+ * they are read once per step, not on every run of it (`foreach` runs one step many times).
+ */
+const urisOfStep = new WeakMap<PipelineStep, string[]>();
+
+function urisOf(step: PipelineStep, params: Record<string, unknown>): string[] {
+  let uris = urisOfStep.get(step);
+  if (!uris) {
+    uris = expressionTexts(params, []).flatMap((text) => [...text.matchAll(QUOTED)].map((m) => m[2]!));
+    urisOfStep.set(step, uris);
+  }
+  return uris;
+}
+
 /** A `prepareStep` for the runner that fills `prefetched` (cleared per step). */
 export function uriPrefetcher(services: ServerServices, prefetched: Map<string, unknown>) {
   return async (step: PipelineStep, params: Record<string, unknown>, run: PreparingRun): Promise<void> => {
     prefetched.clear();
-    const texts = expressionTexts(params, []);
-    if (!texts.some((t) => t.includes('uri:pipeline:') || t.includes('://'))) return;
+    const uris = urisOf(step, params);
+    if (uris.length === 0) return;
     const ctx = {
       services,
       principal: run.principal,
@@ -45,14 +60,12 @@ export function uriPrefetcher(services: ServerServices, prefetched: Map<string, 
       abortSignal: () => run.signal,
       step: { index: step.index, command: step.command },
     } as unknown as CommandContext<ServerServices>;
-    for (const text of texts) {
-      for (const match of text.matchAll(QUOTED)) {
-        const parsed = parseCustomUri(match[2]!);
-        if (!parsed.ok || (parsed.uri.scheme !== 'pipeline' && parsed.uri.scheme !== 'http')) continue;
-        const id = parsed.uri.scheme === 'pipeline' ? `pipeline:${parsed.uri.key}` : `http:${parsed.uri.url}`;
-        if (prefetched.has(id) || prefetched.size >= MAX_PER_STEP) continue;
-        prefetched.set(id, await resolveParsedUri(ctx, parsed.uri, 'uri'));
-      }
+    for (const text of uris) {
+      const parsed = parseCustomUri(text);
+      if (!parsed.ok || (parsed.uri.scheme !== 'pipeline' && parsed.uri.scheme !== 'http')) continue;
+      const id = parsed.uri.scheme === 'pipeline' ? `pipeline:${parsed.uri.key}` : `http:${parsed.uri.url}`;
+      if (prefetched.has(id) || prefetched.size >= MAX_PER_STEP) continue;
+      prefetched.set(id, await resolveParsedUri(ctx, parsed.uri, 'uri'));
     }
   };
 }
