@@ -6,8 +6,30 @@ import type { ServerServices } from '../services';
 import { authorizeCommand } from './authorize-command';
 import { utilitiesFor } from './pel-utilities';
 
+/** How a run was started: every way a pipeline starts is one of these (issue: one run model). */
+export type RunTriggerKind =
+  | 'http'
+  | 'stored'
+  | 'cli'
+  | 'workbench'
+  | 'pipeline'
+  | 'event'
+  | 'job'
+  | 'webhook'
+  | 'async';
+
+export interface RunTrigger {
+  kind: RunTriggerKind;
+  /** What started it, where there is a name: the job's pipeline key, the webhook's uid, the listener's key. */
+  source?: string;
+}
+
 export interface ExecuteOptions {
   principal: Principal | null;
+  /** How the run was started; a run without one is counted as `http`. */
+  trigger?: RunTrigger;
+  /** The stored pipeline's key, when the run is of a stored pipeline (an inline run has none). */
+  pipelineKey?: string;
   trace?: boolean;
   /** The `request` root: query parameters and (lower-cased) headers of the HTTP call, when there is one. */
   request?: unknown;
