@@ -3,13 +3,14 @@
  * figures to bench/last-run.json. `scripts/bench.mjs` runs it from a production bundle, as `npm start` runs
  * the server, so that no development loader distorts the figures.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import authBench from './auth.bench';
-import { BenchReport } from './bench-report';
+import { BenchReport, type BenchRow } from './bench-report';
 import httpBench from './http.bench';
 import instancesPostgresBench from './instances-postgres.bench';
 import pelBench from './pel.bench';
+import peersBench from './peers/peers.bench';
 import propertyBench from './property.bench';
 import propertyPostgresBench from './property-postgres.bench';
 import regexBench from './regex.bench';
@@ -24,6 +25,7 @@ const BENCHMARKS: Record<string, (report: BenchReport) => Promise<void>> = {
   http: httpBench,
   'instances-postgres': instancesPostgresBench,
   pel: pelBench,
+  peers: peersBench,
   property: propertyBench,
   'property-postgres': propertyPostgresBench,
   regex: regexBench,
@@ -33,8 +35,13 @@ const BENCHMARKS: Record<string, (report: BenchReport) => Promise<void>> = {
   workbench: workbenchBench,
 };
 
+/** Run only when named (`npm run bench:peers`): they install other systems on first use. */
+const OPT_IN = new Set(['peers']);
+
 const only = process.argv.slice(2);
-const selected = Object.entries(BENCHMARKS).filter(([name]) => only.length === 0 || only.includes(name));
+const selected = Object.entries(BENCHMARKS).filter(([name]) =>
+  only.length === 0 ? !OPT_IN.has(name) : only.includes(name),
+);
 if (selected.length === 0) {
   console.error(`No benchmark named ${only.join(', ')}; there are: ${Object.keys(BENCHMARKS).join(', ')}.`);
   process.exit(2);
@@ -46,6 +53,16 @@ for (const [name, run] of selected) {
   await run(report);
 }
 const output = join(PROJECT_ROOT, 'bench', 'last-run.json');
-writeFileSync(output, JSON.stringify(report.rows, null, 2) + '\n');
+writeFileSync(output, JSON.stringify(mergedRows(report.rows), null, 2) + '\n');
 console.log(`\n${report.rows.length} figures written to bench/last-run.json`);
 process.exit(0);
+
+/** This run's rows, and the earlier rows of benchmarks not run this time (a row is its name and baseline). */
+function mergedRows(rows: BenchRow[]): BenchRow[] {
+  const earlier: BenchRow[] = existsSync(output)
+    ? (JSON.parse(readFileSync(output, 'utf8')) as BenchRow[])
+    : [];
+  const id = (row: BenchRow) => `${row.name}\u0000${row.baseline}`;
+  const now = new Set(rows.map(id));
+  return [...earlier.filter((row) => !now.has(id(row))), ...rows];
+}

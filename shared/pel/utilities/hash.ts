@@ -1,8 +1,13 @@
-/** `@hash`: digests of the UTF-8 bytes of a text, as lowercase hex (synchronous, no WebCrypto). */
+/**
+ * `@hash`: digests of the UTF-8 bytes of a text, as lowercase hex. Synchronous and the same in Node and
+ * browsers (no WebCrypto): the digests come from an audited library, CRC-32 from `crc32.ts`.
+ */
+import { hmac } from '@noble/hashes/hmac.js';
+import { md5, sha1 } from '@noble/hashes/legacy.js';
+import { sha256, sha512 } from '@noble/hashes/sha2.js';
 import { toText } from '../values';
 import { bytesToHex, utf8Bytes } from './base64';
-import { crc32, hmac, md5, sha1, sha256 } from './hash-algorithms';
-import { sha512 } from './sha512';
+import { crc32 } from './crc32';
 import { type UtilitySpec, joinTexts, optionalText, text } from './support';
 
 type Digest = (bytes: Uint8Array) => Uint8Array;
