@@ -17,24 +17,39 @@ export interface PeerSystem {
   /** Milliseconds from spawning the process to its first correct answer. */
   startMillis: number;
   process: ChildProcess;
-  stop(): void;
+  /** Ends the process and, once it has exited, removes its folder. */
+  stop(): Promise<void>;
 }
 
 const PEERS_DIR = join(PROJECT_ROOT, 'bench', 'peers');
+
+/**
+ * How each peer installs. n8n's install scripts are skipped: one of them builds a sandbox module that needs a
+ * newer Node.js than ours, and n8n then runs its expressions with its `legacy` engine (see startN8n); only its
+ * SQLite driver is built. Its `xlsx` dependency points outside the package registry, so package.json overrides
+ * it with the registry's release.
+ */
+const INSTALL_STEPS: Record<'node-red' | 'n8n', string[][]> = {
+  'node-red': [['install', '--no-audit', '--no-fund', '--omit=dev', '--loglevel=error']],
+  n8n: [
+    ['install', '--no-audit', '--no-fund', '--omit=dev', '--ignore-scripts', '--loglevel=error'],
+    ['rebuild', 'sqlite3', '--loglevel=error'],
+  ],
+};
 
 /** Installs one peer's pinned package into `install/<name>/node_modules` unless it is there. */
 export function ensureInstalled(name: 'node-red' | 'n8n'): string | null {
   const dir = join(PEERS_DIR, 'install', name);
   const marker = join(dir, 'node_modules', name, 'package.json');
   if (existsSync(marker)) return dir;
-  console.log(`  installing ${name} into bench/peers/install/${name} (first use)...`);
+  console.log(`  installing ${name} into bench/peers/install/${name} (first use, a few minutes)...`);
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const result = spawnSync(npm, ['install', '--no-audit', '--no-fund', '--omit=dev', '--loglevel=error'], {
-    cwd: dir,
-    stdio: 'inherit',
-  });
-  if (result.status !== 0 || !existsSync(marker)) {
-    console.log(`  ${name} did not install (exit ${result.status}); its rows are left out`);
+  let status: number | null = 0;
+  for (const args of INSTALL_STEPS[name]) {
+    if (status === 0) status = spawnSync(npm, args, { cwd: dir, stdio: 'inherit' }).status;
+  }
+  if (status !== 0 || !existsSync(marker)) {
+    console.log(`  ${name} did not install (exit ${status}); its rows are left out`);
     return null;
   }
   return dir;
@@ -67,9 +82,13 @@ export async function waitUntil(
   throw new Error(`${what} did not answer within ${timeoutMs} ms`);
 }
 
-function stopper(child: ChildProcess, folder: string): () => void {
-  return () => {
-    child.kill('SIGTERM');
+function stopper(child: ChildProcess, folder: string): () => Promise<void> {
+  return async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
     rmSync(folder, { recursive: true, force: true });
   };
 }
@@ -115,7 +134,10 @@ export async function startN8n(answers: (url: string) => Promise<boolean>): Prom
     N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
     N8N_TEMPLATES_ENABLED: 'false',
     N8N_PERSONALIZATION_ENABLED: 'false',
-    N8N_LOG_LEVEL: 'warn',
+    N8N_LOG_LEVEL: 'error',
+    N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+    // The default `vm` engine needs the sandbox module that does not build here (see INSTALL_STEPS).
+    N8N_EXPRESSION_ENGINE: 'legacy',
     EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'none',
     EXECUTIONS_DATA_SAVE_MANUAL_EXECUTIONS: 'false',
   };

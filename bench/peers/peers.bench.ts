@@ -112,7 +112,7 @@ async function coldStartRows(report: BenchReport): Promise<void> {
     const peer = await startNodeRed(peerAnswers);
     if (peer === null) return;
     nodeRed.push(peer.startMillis);
-    peer.stop();
+    await peer.stop();
   }
   report.add({
     name: 'peers: cold start of the built server to the first correct answer',
@@ -197,7 +197,7 @@ async function throughputRows(report: BenchReport): Promise<void> {
       }
     }
   } finally {
-    for (const peer of peers) peer.stop();
+    for (const peer of peers) await peer.stop();
     servers.stop();
   }
 }
