@@ -80,6 +80,7 @@ function describe(errors: ErrorObject[]): string {
 export const jsonValidate = defineCommand<ServerServices>(
   {
     name: 'json.validate',
+    aliases: ['validate.json'],
     summary:
       'Checks that the input is JSON and, given a schema, valid against it; gives {status: ok | error, message}, or fails with throwException.',
     description:

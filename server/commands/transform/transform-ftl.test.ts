@@ -66,6 +66,14 @@ describe('the FreeMarker subset', () => {
     expect(render('${x.constructor!"none"} ${x.__proto__!"none"}', { x: {} })).toBe('none none');
   });
 
+  it('ends at the output budget and at the step budget', () => {
+    const xs = Array.from({ length: 100 }, (_, i) => i);
+    const tiny = new FtlEvaluator({ xs }, { maxSteps: 1_000_000, maxChars: 50 });
+    expect(() => tiny.render(parseFtl('<#list xs as x>${x}</#list>'))).toThrow(/longer than 50 characters/);
+    const short = new FtlEvaluator({ xs }, { maxSteps: 100, maxChars: 1_000_000 });
+    expect(() => short.render(parseFtl('<#list xs as x>${x}</#list>'))).toThrow(/more than 100 steps/);
+  });
+
   it('strips only lines of directives', () => {
     expect(stripDirectiveLines('  <#if a>  \ntext <#if b>\n</#if>\n')).toBe('<#if a>text <#if b>\n</#if>');
   });
