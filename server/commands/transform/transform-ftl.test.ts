@@ -43,6 +43,8 @@ describe('the FreeMarker subset', () => {
       ),
     ).toBe('apple: cheap\nbanana: fair\nkiwi: dear\n');
     expect(render('<#list none as x>${x}<#else>empty</#list>', { none: [] })).toBe('empty');
+    expect(() => render('<#list products as p>${p}</#list>', products)).toThrow(/two loop variables/);
+    expect(() => render('<#list xs as k, v>${k}</#list>', { xs: [1] })).toThrow(/needs a hash/);
   });
 
   it('assigns, defaults, built-ins, loop variables, numbers in the default form', () => {

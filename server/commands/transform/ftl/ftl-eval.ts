@@ -140,6 +140,8 @@ export class FtlEvaluator {
             })();
     if (names.length === 2 && Array.isArray(source))
       throw ftlError('<#list ... as key, value> needs a hash, not a list');
+    if (names.length === 1 && !Array.isArray(source))
+      throw ftlError('<#list> over a hash needs two loop variables: <#list hash as key, value>');
     if (entries.length === 0) {
       this.run(node.fallback);
       return;
