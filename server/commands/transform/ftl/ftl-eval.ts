@@ -5,6 +5,7 @@
  * `maxChars`, so a huge loop ends with LIMIT_EXCEEDED instead of holding the event loop.
  */
 import { PipeworkError } from '../../../../shared/errors';
+import { applyBuiltIn, ftlError, isHash, NOT_APPLICABLE } from './ftl-builtins';
 import type { FtlExpr, FtlNode } from './ftl-parse';
 
 export interface FtlLimits {
@@ -20,14 +21,6 @@ type Hash = Record<string, unknown>;
 interface LoopState {
   index: number;
   size: number;
-}
-
-function isHash(v: unknown): v is Hash {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
-
-function ftlError(message: string): PipeworkError {
-  return new PipeworkError('PARAM_INVALID', `transform.ftl: ${message}`, { parameter: 'template' });
 }
 
 /** Own data only: a template never reaches JavaScript's prototype members (`constructor`, `__proto__`). */
@@ -353,79 +346,14 @@ export class FtlEvaluator {
       }[name];
     }
     const v = this.required(e.left!);
-    const s = () => (typeof v === 'string' ? v : this.text(v));
-    switch (name) {
-      case 'upper_case':
-        return s().toUpperCase();
-      case 'lower_case':
-        return s().toLowerCase();
-      case 'cap_first':
-        return s().charAt(0).toUpperCase() + s().slice(1);
-      case 'uncap_first':
-        return s().charAt(0).toLowerCase() + s().slice(1);
-      case 'capitalize':
-        return s().replace(/\b\w/g, (c) => c.toUpperCase());
-      case 'trim':
-        return s().trim();
-      case 'length':
-        return s().length;
-      case 'html':
-      case 'xml':
-        return s().replace(
-          /[&<>"']/g,
-          (c) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": '#39' }[c]};`,
-        );
-      case 'c':
-        return typeof v === 'number' ? String(v) : s();
-      case 'string':
-        if (typeof v === 'boolean' && args.length === 2) return String(v ? args[0] : args[1]);
-        return typeof v === 'boolean' ? String(v) : s();
-      case 'number': {
-        const n = typeof v === 'number' ? v : Number(s());
-        if (!Number.isFinite(n)) throw ftlError(`'${s()}' is not a number`);
-        return n;
-      }
-      case 'round':
-        return Math.round(this.num(v, '?round'));
-      case 'floor':
-        return Math.floor(this.num(v, '?floor'));
-      case 'ceiling':
-        return Math.ceil(this.num(v, '?ceiling'));
-      case 'size':
-        if (Array.isArray(v)) return v.length;
-        if (isHash(v)) return Object.keys(v).length;
-        break;
-      case 'keys':
-        if (isHash(v)) return Object.keys(v);
-        break;
-      case 'values':
-        if (isHash(v)) return Object.values(v);
-        break;
-      case 'first':
-        if (Array.isArray(v)) return v[0];
-        break;
-      case 'last':
-        if (Array.isArray(v)) return v[v.length - 1];
-        break;
-      case 'reverse':
-        if (Array.isArray(v)) return [...v].reverse();
-        break;
-      case 'join':
-        if (Array.isArray(v)) return v.map((x) => this.text(x)).join(args.length ? String(args[0]) : ', ');
-        break;
-      case 'contains':
-        return s().includes(String(args[0]));
-      case 'starts_with':
-        return s().startsWith(String(args[0]));
-      case 'ends_with':
-        return s().endsWith(String(args[0]));
-      case 'replace':
-        return s()
-          .split(String(args[0]))
-          .join(String(args[1] ?? ''));
-      default:
-        throw ftlError(`the built-in ?${name} is not supported`);
-    }
+    const result = applyBuiltIn(
+      name,
+      v,
+      args,
+      (x) => this.text(x),
+      (x, what) => this.num(x, what),
+    );
+    if (result !== NOT_APPLICABLE) return result;
     throw ftlError(`?${name} does not apply to ${describeExpr(e.left!)}`);
   }
 }
