@@ -15,6 +15,7 @@ import { httpCommands } from './http';
 import { iamCommands } from './iam';
 import { barcodeCommands } from './barcode';
 import { dataCommands } from './data';
+import { jsonCommands } from './json';
 import { propertyCommands } from './property';
 import { resolveCommands } from './resolve/resolve';
 import { scriptCommands } from './script';
@@ -40,6 +41,7 @@ export const serverCommands: CommandDefinition<ServerServices>[] = [
   ...sqlCommands,
   ...dataCommands,
   ...transformCommands,
+  ...jsonCommands,
   ...barcodeCommands,
   ...flowCommands,
   ...resolveCommands,

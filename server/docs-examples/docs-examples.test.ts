@@ -27,6 +27,8 @@ interface DocsCase {
   bodyMatches?: Record<string, unknown>;
   /** A regular expression the final body (text) matches, where the page's output depends on the clock. */
   bodyPattern?: string;
+  /** Regular expressions fields of the body match (by path, `a.b` or `rows.1.x`), where they hold a time. */
+  bodyFieldPatterns?: Record<string, string>;
   /** The log lines the page shows, in order (every `log` message of the run). */
   logs?: string[];
   /** Regular expressions the log lines match, in order, where they hold sizes or times. */
@@ -89,6 +91,12 @@ describe.each(pages)('$page', ({ cases }) => {
     if ('body' in docsCase) expect(result.body).toEqual(docsCase.body);
     if (docsCase.bodyMatches) expect(result.body).toMatchObject(docsCase.bodyMatches);
     if (docsCase.bodyPattern) expect(String(result.body)).toMatch(new RegExp(docsCase.bodyPattern));
+    for (const [path, pattern] of Object.entries(docsCase.bodyFieldPatterns ?? {})) {
+      const field = path
+        .split('.')
+        .reduce<unknown>((v, k) => (v as Record<string, unknown>)?.[k], result.body);
+      expect(String(field), path).toMatch(new RegExp(pattern));
+    }
     const logged = (result.trace ?? [])
       .filter((s) => s.command === 'log')
       .flatMap((s) => s.logs.map((l) => l.message));

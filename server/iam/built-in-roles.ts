@@ -60,6 +60,7 @@ const DEVELOPER_PERMISSIONS = [
   'CAN_PIPE_event.*',
   'CAN_PIPE_data.*',
   'CAN_PIPE_transform*',
+  'CAN_PIPE_json.validate',
   'CAN_PIPE_encrypt',
   'CAN_PIPE_decrypt',
   'CAN_PIPE_config.get',

@@ -144,20 +144,23 @@ describe('stored types and transforms', () => {
   it('F08 CSV with a __proto__ column is refused clearly, not dropped silently', async () => {
     const response = await pipeline(
       server.adminAuth,
-      'pipeline:\n  - transform.csv.json\n',
+      'pipeline:\n  - transform.csv.json:\n      rowsFormat: objects\n',
       '__proto__,name\nx,pen\n',
     );
     expect(response.status).toBe(400);
     expect(response.json.value.message).toContain('__proto__');
+    expect(Object.prototype).not.toHaveProperty('name');
     const lists = await pipeline(
       server.adminAuth,
-      'pipeline:\n  - transform.csv.json:\n      header: false\n',
+      'pipeline:\n  - transform.csv.json\n',
       '__proto__,name\nx,pen\n',
     );
-    expect(lists.json).toEqual([
-      ['__proto__', 'name'],
-      ['x', 'pen'],
-    ]);
+    expect(lists.json).toEqual({
+      columnsCount: 2,
+      rowsCount: 1,
+      headers: ['__proto__', 'name'],
+      rows: [['x', 'pen']],
+    });
   });
 
   it('F09 XML to JSON decodes the predefined entities and character references, never custom entities', async () => {

@@ -57,7 +57,7 @@ export const transform = defineCommand<ServerServices>(
     if (ctx.params.engine === 'freemarker') {
       throw new PipeworkError(
         'PARAM_INVALID',
-        "The template engine 'freemarker' is not supported; use 'pel' (#{...}).",
+        "The template engine 'freemarker' is not supported here: use the transform.ftl command for FreeMarker templates, or 'pel' (#{...}).",
         {
           parameter: 'engine',
         },

@@ -97,17 +97,63 @@ pipeline:
 describe('CSV', () => {
   const csv = 'name,qty,note\npen,2,"a, b"\nbook,10,"say ""hi"""\n';
 
-  it('reads CSV into objects over HTTP, with types when asked', async () => {
-    const response = await command('transform.csv.json', { types: 'true' }, csv);
-    expect(response.json).toEqual([
-      { name: 'pen', qty: 2, note: 'a, b' },
-      { name: 'book', qty: 10, note: 'say "hi"' },
-    ]);
-    const lists = await command('transform.csv.json', { header: 'false', delimiter: ';' }, 'a;b\n1;2\n');
-    expect(lists.json).toEqual([
-      ['a', 'b'],
-      ['1', '2'],
-    ]);
+  it("reads CSV into the real product's form over HTTP: rows as lists, or objects, values as text", async () => {
+    const response = await command('transform.csv.json', {}, csv);
+    expect(response.json).toEqual({
+      columnsCount: 3,
+      rowsCount: 2,
+      headers: ['name', 'qty', 'note'],
+      rows: [
+        ['pen', '2', 'a, b'],
+        ['book', '10', 'say "hi"'],
+      ],
+    });
+    expect(Object.keys(response.json as object)).toEqual(['columnsCount', 'rowsCount', 'headers', 'rows']);
+    const objects = await command(
+      'transform.csv.json',
+      { rowsFormat: 'objects', showRowsCountField: 'false' },
+      csv,
+    );
+    expect(objects.json).toEqual({
+      columnsCount: 3,
+      headers: ['name', 'qty', 'note'],
+      rows: [
+        { name: 'pen', qty: '2', note: 'a, b' },
+        { name: 'book', qty: '10', note: 'say "hi"' },
+      ],
+    });
+    const lists = await command(
+      'transform.csv.json',
+      { hasHeadersLine: 'false', delimiter: ';', showColumnsCountField: 'false' },
+      'a;b\n1;2;3\n',
+    );
+    expect(lists.json).toEqual({
+      rowsCount: 2,
+      rows: [
+        ['a', 'b'],
+        ['1', '2', '3'],
+      ],
+    });
+    const inRows = await command('transform.csv.json', { showHeadersField: 'false' }, 'a,b\n1,2\n');
+    expect(inRows.json).toEqual({
+      columnsCount: 2,
+      rowsCount: 2,
+      rows: [
+        ['a', 'b'],
+        ['1', '2'],
+      ],
+    });
+  });
+
+  it('refuses objects without a header line, and an unknown rows format', async () => {
+    const noHeader = await command(
+      'transform.csv.json',
+      { hasHeadersLine: 'false', rowsFormat: 'objects' },
+      'a\n',
+    );
+    expect(codeOf(noHeader)).toBe('PARAM_INVALID');
+    const unknown = await command('transform.csv.json', { rowsFormat: 'maps' }, 'a\n');
+    expect(codeOf(unknown)).toBe('PARAM_INVALID');
   });
 
   it('round-trips through JSON in a pipeline, formulas guarded', async () => {
@@ -120,9 +166,11 @@ pipeline:
   - transform.json.csv:
       input: [{x: 1, y: "two"}]
       columns: y,x
-  - transform.csv.json
+  - transform.csv.json:
+      rowsFormat: objects
+  - transform.json.csv
 `);
-    expect(back.json).toEqual([{ y: 'two', x: '1' }]);
+    expect(back.text).toBe('y,x\ntwo,1');
   });
 
   it('answers a broken CSV with BAD_REQUEST', async () => {
@@ -206,7 +254,12 @@ pipeline:
 
 describe('every conversion, both ways of calling', () => {
   const cases: [string, string, string, unknown][] = [
-    ['transform.csv.json', 'a,b\n1,2\n', 'text/csv', [{ a: '1', b: '2' }]],
+    [
+      'transform.csv.json',
+      'a,b\n1,2\n',
+      'text/csv',
+      { columnsCount: 2, rowsCount: 1, headers: ['a', 'b'], rows: [['1', '2']] },
+    ],
     ['transform.json.csv', '[{"a":1,"b":2}]', 'application/json', 'a,b\n1,2'],
     ['transform.xml.json', '<a><b>1</b></a>', 'application/xml', { a: { b: '1' } }],
     ['transform.json.xml', '{"a":{"b":1}}', 'application/json', '<a>\n  <b>1</b>\n</a>\n'],

@@ -14,10 +14,16 @@ const UNITS: Record<string, number> = {
   weeks: 604_800_000,
 };
 
-/** An instant from a PEL value: epoch milliseconds, or an ISO-8601 text (a text without zone is UTC). */
+/**
+ * An instant from a PEL value: epoch milliseconds, an ISO-8601 text (a text without zone is UTC), or the
+ * default form of `@date.now()` (UTC).
+ */
 export function toEpochMillis(fn: string, v: unknown): number {
   if (typeof v === 'number' && Number.isFinite(v)) return v;
   if (typeof v === 'string') {
+    // What @date.now() gives reads back: @date.format(@date.now(), 'yyyy').
+    const d = DEFAULT_FORM.exec(v);
+    if (d) return Date.UTC(+d[3]!, +d[2]! - 1, +d[1]!, +d[4]!, +d[5]!, +d[6]!);
     const iso = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(v) ? `${v}Z` : v;
     const t = Date.parse(iso);
     if (Number.isFinite(t)) return t;
@@ -39,6 +45,13 @@ function dateOf(fn: string, v: unknown): number {
   }
   return toEpochMillis(fn, v);
 }
+
+/**
+ * The form the real product gives a date in where no pattern is asked for (`@date.now()`), as its tutorials
+ * show ('16.01.2022 08:54:17'); in UTC, the zone of the server.
+ */
+export const DEFAULT_DATE_PATTERN = 'dd.MM.yyyy HH:mm:ss';
+const DEFAULT_FORM = /^(\d{2})\.(\d{2})\.(\d{4}) (\d{2}):(\d{2}):(\d{2})$/;
 
 const DAY = 86_400_000;
 const WEEKDAYS = ['SUNDAY', 'MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY'];
@@ -102,11 +115,11 @@ export const dateUtility: UtilitySpec = {
     now: {
       signature: 'now()',
       overloads: ['now(format)', 'now(zoneId, locale)'],
-      doc: "The current time: ISO-8601 text (UTC); formatted with a Java pattern, e.g. @date.now('dd.MM.yyyy HH:mm'); or ISO-8601 with the offset of a zone, @date.now('Europe/Berlin', 'de') (a pattern and a zone also work: now(format, zoneId)).",
+      doc: "The current time as the real product gives it: 'dd.MM.yyyy HH:mm:ss' in UTC ('16.01.2022 08:54:17'); formatted with a Java pattern, e.g. @date.now('yyyy-MM-dd HH:mm'); or in the default form in a zone, @date.now('Europe/Berlin', 'de') (a pattern and a zone also work: now(format, zoneId)). ISO-8601: @date.nowIso8601().",
       fn: (...a) => {
         const now = Date.now();
-        if (a[0] === undefined || a[0] === null) return new Date(now).toISOString();
-        if (looksLikeZone(a[0])) return formatDate(now, "yyyy-MM-dd'T'HH:mm:ss.SSSXXX", text('now', a, 0));
+        if (a[0] === undefined || a[0] === null) return formatDate(now, DEFAULT_DATE_PATTERN, 'UTC');
+        if (looksLikeZone(a[0])) return formatDate(now, DEFAULT_DATE_PATTERN, text('now', a, 0));
         return formatDate(now, text('now', a, 0), looksLikeZone(a[1]) ? text('now', a, 1) : 'UTC');
       },
     },
