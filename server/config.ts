@@ -11,6 +11,7 @@ import { loadNamedKeys } from './commands/crypto/named-keys';
 import { loadDriveConfig, type DriveConfig } from './drive/drive-config';
 import { loadMailConfig, type MailConfig } from './mail/mail-config';
 import { loadDeliveryConfig, type DeliveryConfig } from './delivery/delivery-config';
+import { loadSecretKeyConfig, type SecretKeyConfig } from './secrets/secret-keys';
 import { loadListenerConfig, type ListenerConfig } from './http/listener-config';
 import { nonNegativeIntFrom } from './config-env';
 import { loadCascadeLimits, type CascadeLimits } from './events/cascade-budget';
@@ -59,6 +60,8 @@ export interface ServerConfig {
   mail?: MailConfig;
   /** Secure delivery (`delivery.*`): sizes and the download page's limits. */
   delivery?: DeliveryConfig;
+  /** Where the master key of the secrets comes from (`PIPEWORK_SECRETS_KEY` or the key file). */
+  secrets?: SecretKeyConfig;
   /** The in-memory cache (`cache.*`): its bounds. */
   cache?: CacheConfig;
   /** Named keys for `encrypt`/`decrypt` (`PIPEWORK_KEY_<NAME>`); secrets. */
@@ -106,6 +109,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     drive: loadDriveConfig(env, dataDir),
     mail: loadMailConfig(env, dataDir),
     delivery: loadDeliveryConfig(env),
+    secrets: loadSecretKeyConfig(env, dataDir),
     cache: loadCacheConfig(env),
     keys: loadNamedKeys(env),
     scripts: loadScriptConfig(env),

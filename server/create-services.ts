@@ -17,6 +17,7 @@ import { DriveService } from './drive';
 import { loadDriveConfig } from './drive/drive-config';
 import { MailService, loadMailConfig } from './mail';
 import { createDeliveryService, loadDeliveryConfig } from './delivery';
+import { createSecretService, loadSecretKeyConfig } from './secrets';
 import { startPropertyJobs } from './start-property-jobs';
 import { createPropertyServices } from './store/create-property-services';
 import { registerStepPreparer } from './pipeline/execute-pipeline';
@@ -58,6 +59,11 @@ export async function createServices(
       () => config.publicUrl ?? `http://${config.host}:${config.port}`,
       logger,
     );
+    const secrets = await createSecretService(
+      database.sql,
+      iam,
+      config.secrets ?? loadSecretKeyConfig({}, config.dataDir),
+    );
     const services: ServerServices = {
       config,
       logger,
@@ -72,6 +78,7 @@ export async function createServices(
       drive: new DriveService(config.drive ?? loadDriveConfig({}, config.dataDir)),
       mail,
       deliveries,
+      secrets,
       cache: parts.cache,
       scripts: new ScriptPool(config.scripts ?? loadScriptConfig({})),
       runSlots: new RunSlots(config.runs ?? DEFAULT_RUN_LIMITS, config.limits.pipelineMillis),

@@ -17,6 +17,7 @@ import type { CacheStore } from './cache';
 import type { DriveService } from './drive';
 import type { MailService } from './mail';
 import type { DeliveryService } from './delivery';
+import type { SecretService } from './secrets';
 
 export interface ServerServices {
   config: ServerConfig;
@@ -44,6 +45,8 @@ export interface ServerServices {
   mail: MailService;
   /** Secure deliveries (`delivery.*`, `property.send.delivery`) and their download page. */
   deliveries: DeliveryService;
+  /** Named secrets (`secret.*`, `secret`/`credentials` parameters), sealed with the master key. */
+  secrets: SecretService;
   /** The cache behind `cache.*` (in memory on SQLite; shared through PostgreSQL). */
   cache: CacheStore;
 }

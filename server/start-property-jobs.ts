@@ -17,10 +17,12 @@ export async function startPropertyJobs(
   const utilities = utilitiesFor(services);
   const delivery = await parts.startEvents(services.events);
   propertyJobs.delivery = delivery;
-  // One cleanup job for everything with a time to live: expired properties, then expired deliveries.
+  // One cleanup job for everything with a time to live: expired properties, deliveries, then secrets.
   const expiring = {
     deleteExpired: async () =>
-      (await properties.deleteExpired()) + (await services.deliveries.deleteExpired()),
+      (await properties.deleteExpired()) +
+      (await services.deliveries.deleteExpired()) +
+      (await services.secrets.deleteExpired()),
   };
   propertyJobs.ttlCleanup = startTtlCleanup(expiring, {
     intervalMs: options.ttlIntervalMs,

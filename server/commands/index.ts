@@ -4,6 +4,7 @@ import type { ServerServices } from '../services';
 import { driveCommands } from './drive';
 import { mailCommands } from './mail';
 import { deliveryCommands } from './delivery';
+import { secretCommands } from './secret';
 import { pdfCommands } from './pdf';
 import { cacheCommands } from './cache';
 import { cryptoCommands } from './crypto';
@@ -31,6 +32,7 @@ export const serverCommands: CommandDefinition<ServerServices>[] = [
   ...driveCommands,
   ...mailCommands,
   ...deliveryCommands,
+  ...secretCommands,
   ...pdfCommands,
   ...cacheCommands,
   ...cryptoCommands,

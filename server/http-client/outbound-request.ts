@@ -26,6 +26,8 @@ export interface OutboundRequest {
   /** Wall time of the whole call including redirects. */
   timeoutMillis: number;
   signal?: AbortSignal;
+  /** More headers (lower-case) that carry credentials, dropped like `authorization` on a redirect to another origin. */
+  credentialHeaders?: readonly string[];
 }
 
 export interface OutboundResponse {
@@ -99,7 +101,10 @@ export class OutboundHttp {
         );
       }
       const next = this.parse(new URL(location, url).href);
-      if (next.origin !== url.origin) for (const name of CREDENTIAL_HEADERS) delete headers[name];
+      if (next.origin !== url.origin) {
+        for (const name of [...CREDENTIAL_HEADERS, ...(request.credentialHeaders ?? [])])
+          delete headers[name];
+      }
       if (
         response.status === 303 ||
         ((response.status === 301 || response.status === 302) && method === 'POST')

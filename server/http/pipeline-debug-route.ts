@@ -6,13 +6,15 @@
  * Request (JSON): {"pipeline": "<text>", "form": "yaml" | "json" | "uri", "fromStep"?: n,
  *                  "seed"?: {"body", "vars", "headers"}}  (seed is required with fromStep)
  */
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { isPipeworkError, PipeworkError } from '../../shared/errors';
 import { parsePipeline, type PipelineSourceKind } from '../../shared/pipeline';
 import { runPipeline, type RunResult } from '../../shared/runner';
 import type { TraceStep } from '../../shared/runner/trace';
 import { describeJsonRefusal, isBinaryContent, stringifyBounded } from '../../shared/values';
 import { authorizeCommand } from '../pipeline/authorize-command';
+import { maskedError } from '../pipeline/execute-pipeline';
+import { withSecretMask, type SecretMask } from '../runs/secret-mask';
 import { utilitiesFor } from '../pipeline/pel-utilities';
 import {
   attachMessages,
@@ -84,91 +86,90 @@ function answerBody(body: unknown): { body: unknown; bytes?: string } {
 }
 
 export function pipelineDebugHandler(services: ServerServices): RequestHandler {
-  return async (req, res, next) => {
-    try {
-      const text = (await readBody(req, services.config.limits.pipelineBodyBytes * 2)).toString('utf8');
-      const request = readRequest(parseJsonBody(text));
-      let script = parsePipeline(request.pipeline, request.form);
-      if (request.fromStep !== undefined) {
-        script = scriptFromStep(
-          script,
-          request.fromStep,
-          (s) => services.commands.get(s.command)?.contract.controlFlow,
-        );
-      }
-      const runRegistry = new RecordingRegistry(
-        services.commands,
-        request.seed ? [seedCommand(request.seed)] : [],
+  return (req, res, next) =>
+    withSecretMask((mask) => debugRun(services, mask, req, res)).catch((error: unknown) => next(error));
+}
+
+async function debugRun(
+  services: ServerServices,
+  mask: SecretMask,
+  req: Request,
+  res: Response,
+): Promise<void> {
+  const text = (await readBody(req, services.config.limits.pipelineBodyBytes * 2)).toString('utf8');
+  const request = readRequest(parseJsonBody(text));
+  let script = parsePipeline(request.pipeline, request.form);
+  if (request.fromStep !== undefined) {
+    script = scriptFromStep(
+      script,
+      request.fromStep,
+      (s) => services.commands.get(s.command)?.contract.controlFlow,
+    );
+  }
+  const runRegistry = new RecordingRegistry(
+    services.commands,
+    request.seed ? [seedCommand(request.seed)] : [],
+  );
+  let result: RunResult;
+  try {
+    const cancellation = clientGone(res);
+    result = await services.runSlots.run(res.locals.principal, cancellation, (maxMillis) =>
+      runPipeline(script, {
+        registry: runRegistry,
+        services,
+        principal: res.locals.principal,
+        utilities: utilitiesFor(services),
+        authorize: (principal, contract) => {
+          if (contract.name !== SEED_COMMAND) authorizeCommand(principal, contract);
+        },
+        limits: {
+          maxSteps: services.config.limits.pipelineSteps,
+          maxMillis,
+        },
+        trace: true,
+        request: () => requestScope(req),
+        cancellation,
+        onLog: (entry) =>
+          services.logger[LOG_METHODS[entry.level]](
+            {
+              traceId: res.locals.traceId,
+              command: entry.commandName,
+              step: entry.commandIndex,
+              debugRun: true,
+            },
+            mask.text(entry.message),
+          ),
+      }),
+    );
+  } catch (error) {
+    if (isPipeworkError(error) && Array.isArray(error.details.trace)) {
+      const trace = attachMessages(withoutSeed(error.details.trace as TraceStep[]), runRegistry.snapshots);
+      throw maskedError(
+        mask,
+        new PipeworkError(error.code, error.message, { ...error.details, trace }, { cause: error.cause }),
       );
-      let result: RunResult;
-      try {
-        const cancellation = clientGone(res);
-        result = await services.runSlots.run(res.locals.principal, cancellation, (maxMillis) =>
-          runPipeline(script, {
-            registry: runRegistry,
-            services,
-            principal: res.locals.principal,
-            utilities: utilitiesFor(services),
-            authorize: (principal, contract) => {
-              if (contract.name !== SEED_COMMAND) authorizeCommand(principal, contract);
-            },
-            limits: {
-              maxSteps: services.config.limits.pipelineSteps,
-              maxMillis,
-            },
-            trace: true,
-            request: () => requestScope(req),
-            cancellation,
-            onLog: (entry) =>
-              services.logger[LOG_METHODS[entry.level]](
-                {
-                  traceId: res.locals.traceId,
-                  command: entry.commandName,
-                  step: entry.commandIndex,
-                  debugRun: true,
-                },
-                entry.message,
-              ),
-          }),
-        );
-      } catch (error) {
-        if (isPipeworkError(error) && Array.isArray(error.details.trace)) {
-          const trace = attachMessages(
-            withoutSeed(error.details.trace as TraceStep[]),
-            runRegistry.snapshots,
-          );
-          throw new PipeworkError(
-            error.code,
-            error.message,
-            { ...error.details, trace },
-            { cause: error.cause },
-          );
-        }
-        throw error;
-      }
-      const { chars: _chars, ...final } = recordMessage(result.scope);
-      const answer = {
-        status: 'ok',
-        ...answerBody(result.body),
-        stepsExecuted: result.stepsExecuted - (request.seed ? 1 : 0),
-        durationMs: result.durationMs,
-        fromStep: request.fromStep,
-        trace: attachMessages(withoutSeed(result.trace), runRegistry.snapshots),
-        final,
-      };
-      const json = stringifyBounded(answer, MAX_RESPONSE_JSON_CHARS);
-      if (!json.ok) {
-        throw new PipeworkError(
-          'LIMIT_EXCEEDED',
-          `The run's answer ${describeJsonRefusal(json.reason, MAX_RESPONSE_JSON_CHARS)}.`,
-          {
-            limit: 'response',
-          },
-        );
-      }
-      res.type('application/json; charset=utf-8').send(json.text);
-    } catch (error) {
-      next(error);
     }
+    throw maskedError(mask, error);
+  }
+  const { chars: _chars, ...final } = recordMessage(result.scope);
+  const answer = {
+    status: 'ok',
+    ...answerBody(result.body),
+    stepsExecuted: result.stepsExecuted - (request.seed ? 1 : 0),
+    durationMs: result.durationMs,
+    fromStep: request.fromStep,
+    trace: attachMessages(withoutSeed(result.trace), runRegistry.snapshots),
+    final,
   };
+  const json = stringifyBounded(mask.value(answer), MAX_RESPONSE_JSON_CHARS);
+  if (!json.ok) {
+    throw new PipeworkError(
+      'LIMIT_EXCEEDED',
+      `The run's answer ${describeJsonRefusal(json.reason, MAX_RESPONSE_JSON_CHARS)}.`,
+      {
+        limit: 'response',
+      },
+    );
+  }
+  res.type('application/json; charset=utf-8').send(json.text);
 }

@@ -38,6 +38,10 @@ const USER_PERMISSIONS = [
   'CAN_PIPE_property.delete',
   'CAN_PIPE_iam.token*',
   'CAN_PIPE_iam.apitoken*',
+  'CAN_PIPE_secret.put',
+  'CAN_PIPE_secret.get',
+  'CAN_PIPE_secret.list',
+  'CAN_PIPE_secret.delete',
   CAN_RUN_AS_TARGET,
 ];
 

@@ -8,18 +8,30 @@ export interface LoopbackSmtp {
   url: string;
   /** Every message received, parsed, with the SMTP envelope's recipients. */
   received: { mail: ParsedMail; rcptTo: string[] }[];
+  /** The logins (AUTH) the server saw, when started with `auth`. */
+  logins: { username: string; password: string }[];
   /** Resolves with the next message (or one already received beyond `seen`). */
   next(seen?: number): Promise<{ mail: ParsedMail; rcptTo: string[] }>;
   close(): Promise<void>;
 }
 
-export async function startLoopbackSmtp(options: { reject?: boolean } = {}): Promise<LoopbackSmtp> {
+export async function startLoopbackSmtp(
+  options: { reject?: boolean; auth?: boolean } = {},
+): Promise<LoopbackSmtp> {
   const received: LoopbackSmtp['received'] = [];
+  const logins: LoopbackSmtp['logins'] = [];
   const waiting: (() => void)[] = [];
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    // Loopback only: the login may travel without TLS here.
+    allowInsecureAuth: options.auth === true,
+    authMethods: ['PLAIN', 'LOGIN'],
+    onAuth(auth, _session, callback) {
+      logins.push({ username: auth.username ?? '', password: auth.password ?? '' });
+      callback(null, { user: auth.username });
+    },
     onRcptTo(address, _session, callback) {
       if (options.reject) callback(new Error('mailbox unavailable'));
       else callback();
@@ -40,6 +52,7 @@ export async function startLoopbackSmtp(options: { reject?: boolean } = {}): Pro
   return {
     url: `smtp://127.0.0.1:${port}`,
     received,
+    logins,
     async next(seen = received.length) {
       while (received.length <= seen) await new Promise<void>((wake) => waiting.push(wake));
       return received[seen]!;

@@ -37,6 +37,12 @@ function addressesOf(list: unknown): string[] {
   return list.map((a) => (typeof a === 'string' ? a : String((a as { address?: string }).address ?? a)));
 }
 
+/** An SMTP login (from a username-password secret). */
+export interface SmtpAuth {
+  user: string;
+  pass: string;
+}
+
 export class MailService {
   private smtp?: Transporter;
 
@@ -47,22 +53,39 @@ export class MailService {
     return this.config.smtpUrl !== undefined;
   }
 
-  async send(message: Mail.Options, signal?: AbortSignal): Promise<SentMail> {
-    if (this.config.smtpUrl) return this.sendSmtp(message, signal);
+  /** Sends over SMTP (logging in with `auth` when given: a secret's user and password) or into the outbox. */
+  async send(message: Mail.Options, signal?: AbortSignal, auth?: SmtpAuth): Promise<SentMail> {
+    if (this.config.smtpUrl) return this.sendSmtp(message, signal, auth);
+    if (auth)
+      throw new PipeworkError(
+        'PARAM_INVALID',
+        'A secret for mail.send needs an SMTP server (PIPEWORK_SMTP_URL).',
+        {
+          parameter: 'secret',
+        },
+      );
     return this.writeOutbox(message);
   }
 
-  private async sendSmtp(message: Mail.Options, signal?: AbortSignal): Promise<SentMail> {
+  private transport(auth?: SmtpAuth): Transporter {
     const wait = this.config.timeoutMillis;
-    this.smtp ??= nodemailer.createTransport({
+    const options = {
       url: this.config.smtpUrl,
       connectionTimeout: wait,
       greetingTimeout: wait,
       socketTimeout: wait,
-    });
+    };
+    // A login of a secret gets its own connection: never pooled with, or reused by, another caller's mail.
+    if (auth) return nodemailer.createTransport({ ...options, auth: { user: auth.user, pass: auth.pass } });
+    this.smtp ??= nodemailer.createTransport(options);
+    return this.smtp;
+  }
+
+  private async sendSmtp(message: Mail.Options, signal?: AbortSignal, auth?: SmtpAuth): Promise<SentMail> {
+    const transport = this.transport(auth);
     try {
       signal?.throwIfAborted();
-      const info = await this.smtp.sendMail(message);
+      const info = await transport.sendMail(message);
       return {
         messageId: info.messageId,
         accepted: addressesOf(info.accepted),
@@ -78,6 +101,8 @@ export class MailService {
         {},
         { cause: error },
       );
+    } finally {
+      if (auth) transport.close();
     }
   }
 

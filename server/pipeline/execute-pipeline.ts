@@ -1,22 +1,16 @@
 /** Runs a parsed pipeline on the server: the registry, permissions, utilities, limits and logging wired in. */
 import type { Principal } from '../../shared/auth';
+import { isPipeworkError } from '../../shared/errors';
 import type { PipelineScript } from '../../shared/pipeline';
 import { runPipeline, type Cancellation, type RunPipelineOptions, type RunResult } from '../../shared/runner';
 import type { ServerServices } from '../services';
 import { authorizeCommand } from './authorize-command';
 import { utilitiesFor } from './pel-utilities';
+import { withSecretMask, type SecretMask } from '../runs/secret-mask';
 
 /** How a run was started: every way a pipeline starts is one of these (issue: one run model). */
 export type RunTriggerKind =
-  | 'http'
-  | 'stored'
-  | 'cli'
-  | 'workbench'
-  | 'pipeline'
-  | 'event'
-  | 'job'
-  | 'webhook'
-  | 'async';
+  'http' | 'stored' | 'cli' | 'workbench' | 'pipeline' | 'event' | 'job' | 'webhook' | 'async';
 
 export interface RunTrigger {
   kind: RunTriggerKind;
@@ -81,6 +75,46 @@ function runOnServer(
   options: ExecuteOptions,
   maxMillis: number,
 ): Promise<RunResult> {
+  return withSecretMask(async (mask) => {
+    try {
+      return maskedResult(mask, await runMasked(services, script, options, maxMillis, mask));
+    } catch (error) {
+      throw maskedError(mask, error);
+    }
+  });
+}
+
+/** The result with the run's secret values masked in its body, trace and final message. */
+export function maskedResult(mask: SecretMask, result: RunResult): RunResult {
+  if (mask.empty) return result;
+  const { scope } = result;
+  scope.body = mask.value(scope.body);
+  for (const [name, value] of Object.entries(scope.vars)) scope.vars[name] = mask.value(value);
+  for (const [name, value] of Object.entries(scope.headers)) scope.headers[name] = mask.value(value);
+  return {
+    ...result,
+    body: mask.value(result.body),
+    trace: result.trace ? (mask.value(result.trace) as RunResult['trace']) : undefined,
+  };
+}
+
+/** The error with the run's secret values masked in its message and details (a failed run's trace too). */
+export function maskedError(mask: SecretMask, error: unknown): unknown {
+  if (mask.empty) return error;
+  mask.error(error);
+  if (isPipeworkError(error)) {
+    for (const [name, value] of Object.entries(error.details)) error.details[name] = mask.value(value);
+  }
+  return error;
+}
+
+function runMasked(
+  services: ServerServices,
+  script: PipelineScript,
+  options: ExecuteOptions,
+  maxMillis: number,
+  mask: SecretMask,
+): Promise<RunResult> {
   const { logger, config } = services;
   const prefetched = new Map<string, unknown>();
   return runPipeline(script, {
@@ -108,7 +142,7 @@ function runOnServer(
           step: entry.commandIndex,
           user: options.principal?.username,
         },
-        entry.message,
+        mask.text(entry.message),
       ),
   });
 }

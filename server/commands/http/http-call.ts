@@ -37,6 +37,14 @@ const PARAMETERS: Record<string, JsonSchema> = {
     default: false,
     description: 'When true, the output is { status, headers, body } instead of the body alone.',
   },
+  secret: {
+    type: 'string',
+    minLength: 1,
+    description:
+      'The name of a stored secret sent with the request: bearer as Authorization: Bearer, header as its header, ' +
+      'username-password as Basic authentication. It wins over the same header in `headers`; its value is never shown.',
+  },
+  credentials: { type: 'string', minLength: 1, description: 'Deprecated: use secret (the same).' },
   timeout: {
     type: 'integer',
     minimum: 1,
@@ -84,6 +92,38 @@ function where(url: string): string {
   }
 }
 
+/** Puts the named secret's header into `headers`; returns the header names that carry it. */
+async function secretHeaders(ctx: HttpContext, headers: Record<string, string>): Promise<string[]> {
+  const parameter = ctx.params.secret !== undefined ? 'secret' : 'credentials';
+  const name = ctx.params[parameter];
+  if (name === undefined) return [];
+  if (!ctx.principal) throw new PipeworkError('UNAUTHENTICATED', 'A secret needs an authenticated caller.');
+  const material = await ctx.services.secrets.use(ctx.principal, String(name), parameter);
+  const set = (header: string, value: string): string[] => {
+    for (const existing of Object.keys(headers))
+      if (existing.toLowerCase() === header) delete headers[existing];
+    headers[header] = value;
+    return [header];
+  };
+  switch (material.format) {
+    case 'bearer':
+      return set('authorization', `Bearer ${material.token}`);
+    case 'username-password':
+      return set(
+        'authorization',
+        `Basic ${Buffer.from(`${material.username}:${material.password}`, 'utf8').toString('base64')}`,
+      );
+    case 'header':
+      return set(material.name.toLowerCase(), material.value);
+    case 'secret-text':
+      throw new PipeworkError(
+        'PARAM_INVALID',
+        `Secret '${String(name)}' is secret-text: http.* takes bearer, header or username-password secrets.`,
+        { parameter },
+      );
+  }
+}
+
 async function call(ctx: HttpContext, method: HttpMethod): Promise<unknown> {
   const config = ctx.services.config.httpClient ?? DEFAULT_HTTP_CLIENT_CONFIG;
   const headers: Record<string, string> = {
@@ -91,6 +131,7 @@ async function call(ctx: HttpContext, method: HttpMethod): Promise<unknown> {
     'user-agent': 'Pipework',
     ...parseRequestHeaders(ctx.params.headers),
   };
+  const credentialHeaders = await secretHeaders(ctx, headers);
   const body = requestBody(ctx, method);
   if (body && headers['content-type'] === undefined) headers['content-type'] = body.contentType;
   const asked = typeof ctx.params.timeout === 'number' ? ctx.params.timeout : config.timeoutMillis;
@@ -101,6 +142,7 @@ async function call(ctx: HttpContext, method: HttpMethod): Promise<unknown> {
     body: body?.bytes,
     timeoutMillis: Math.min(asked, config.timeoutMillis),
     signal: ctx.abortSignal(),
+    credentialHeaders,
   });
   ctx.log('DEBUG', `${method} ${where(response.url)} answered ${response.status}`);
   const contentType = response.headers['content-type'];

@@ -3,7 +3,7 @@ import type Mail from 'nodemailer/lib/mailer';
 import { defineCommand, type CommandContext, type JsonSchema } from '../../../shared/commands';
 import { PipeworkError } from '../../../shared/errors';
 import { isBinaryContent } from '../../../shared/values';
-import { addressList, headerText, type MailAddress } from '../../mail';
+import { addressList, headerText, type MailAddress, type SmtpAuth } from '../../mail';
 import type { ServerServices } from '../../services';
 import { attachmentsOf } from './mail-attachments';
 import { modelOf, renderTemplate, templateOf } from './mail-template';
@@ -29,6 +29,20 @@ function messageOf(ctx: CommandContext<ServerServices>): string {
   return typeof body === 'string' ? body : JSON.stringify(body);
 }
 
+/** The SMTP login of the `secret` parameter: a username-password secret. */
+async function smtpAuthOf(ctx: CommandContext<ServerServices>): Promise<SmtpAuth | undefined> {
+  if (ctx.params.secret === undefined) return undefined;
+  if (!ctx.principal) throw new PipeworkError('UNAUTHENTICATED', 'A secret needs an authenticated caller.');
+  const material = await ctx.services.secrets.use(ctx.principal, String(ctx.params.secret));
+  if (material.format !== 'username-password')
+    throw new PipeworkError(
+      'PARAM_INVALID',
+      `Secret '${String(ctx.params.secret)}' is ${material.format}: mail.send logs in with a username-password secret.`,
+      { parameter: 'secret' },
+    );
+  return { user: material.username, pass: material.password };
+}
+
 const asMailbox = (a: MailAddress): Mail.Address | string =>
   a.name ? { name: a.name, address: a.address } : a.address;
 
@@ -50,6 +64,12 @@ export const mailSend = defineCommand<ServerServices>(
       'Answers {messageId, accepted, rejected} (and outbox, the file name, for the outbox).',
     parameters: {
       to: ADDRESSES('Recipients'),
+      secret: {
+        type: 'string',
+        minLength: 1,
+        description:
+          'The name of a username-password secret to log in to the SMTP server with (PIPEWORK_SMTP_URL); its password is never shown.',
+      },
       cc: ADDRESSES('Copy recipients'),
       bcc: ADDRESSES('Blind copy recipients'),
       from: { type: 'string', description: 'The sender address; PIPEWORK_MAIL_FROM by default.' },
@@ -125,6 +145,6 @@ export const mailSend = defineCommand<ServerServices>(
       ...(isHtml(message, ctx.params.html) ? { html: message } : { text: message }),
       attachments: await attachmentsOf(ctx),
     };
-    return ctx.services.mail.send(mail, ctx.abortSignal());
+    return ctx.services.mail.send(mail, ctx.abortSignal(), await smtpAuthOf(ctx));
   },
 );

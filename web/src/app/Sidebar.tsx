@@ -1,13 +1,15 @@
-/** The left side of the workbench: the property tree and the command reference, one tab at a time. */
+/** The left side of the workbench: the property tree, the command reference and the secrets, one tab at a time. */
 import { memo, useState } from 'react';
 import { PropertyExplorer } from '../properties';
 import { CommandReference } from '../reference';
+import { SecretsView } from '../secrets';
 
-type Tab = 'properties' | 'reference';
+type Tab = 'properties' | 'reference' | 'secrets';
 
 const TABS: { tab: Tab; label: string }[] = [
   { tab: 'properties', label: 'Properties' },
   { tab: 'reference', label: 'Reference' },
+  { tab: 'secrets', label: 'Secrets' },
 ];
 
 /** Memoised: typing in the editor re-renders the workbench, and the tree or the reference need not follow. */
@@ -30,7 +32,13 @@ export const Sidebar = memo(function Sidebar({ width }: { width: number }) {
         ))}
       </div>
       <div className="wb-sidebar-body" role="tabpanel">
-        {tab === 'properties' ? <PropertyExplorer /> : <CommandReference />}
+        {tab === 'properties' ? (
+          <PropertyExplorer />
+        ) : tab === 'reference' ? (
+          <CommandReference />
+        ) : (
+          <SecretsView />
+        )}
       </div>
     </aside>
   );
