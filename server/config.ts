@@ -14,6 +14,8 @@ import { loadDeliveryConfig, type DeliveryConfig } from './delivery/delivery-con
 import { loadListenerConfig, type ListenerConfig } from './http/listener-config';
 import { nonNegativeIntFrom } from './config-env';
 import { loadCascadeLimits, type CascadeLimits } from './events/cascade-budget';
+import { loadHistoryBounds } from './store/history-config';
+import type { HistoryBounds } from '../shared/property';
 import { loadRunLimitsConfig, type RunLimitsConfig } from './fairness/run-limits-config';
 
 export interface ServerConfig {
@@ -49,6 +51,8 @@ export interface ServerConfig {
   runs?: RunLimitsConfig;
   /** The budget of event.listen runs one write may cause (`PIPEWORK_EVENT_CASCADE_*`); defaults when absent. */
   eventCascade?: CascadeLimits;
+  /** Property history kept per key (`PIPEWORK_HISTORY_MAX_VERSIONS`, `PIPEWORK_HISTORY_MAX_DAYS`); defaults when absent. */
+  history?: HistoryBounds;
   /** Outbound HTTP (`http.*`): allowed non-public addresses, timeouts, sizes. */
   httpClient?: HttpClientConfig;
   /** SQL data sources for `sql.query` (PIPEWORK_DATASOURCE_<NAME>_URL) and their limits. */
@@ -111,6 +115,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     scripts: loadScriptConfig(env),
     runs: loadRunLimitsConfig(env),
     eventCascade: loadCascadeLimits(env),
+    history: loadHistoryBounds(env),
     httpClient: loadHttpClientConfig(env),
     limits: {
       commandBodyBytes: nonNegativeIntFrom(env, 'PIPEWORK_MAX_COMMAND_BODY', 10 * MiB),

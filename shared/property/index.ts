@@ -71,3 +71,12 @@ export type {
   DeleteMatchingOptions,
   ExistStrategy,
 } from './property-store';
+export {
+  DEFAULT_HISTORY_BOUNDS,
+  type HistoryBounds,
+  type HistoryListOptions,
+  type PropertyHistoryReader,
+  type PropertyVersion,
+  type PropertyVersionKind,
+  type PropertyVersionSummary,
+} from './property-history';

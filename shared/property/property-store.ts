@@ -6,6 +6,7 @@
  */
 import type { KeyPattern } from './key-pattern';
 import type { KeyScope } from './key-range';
+import type { PropertyHistoryReader } from './property-history';
 import type { NewProperty, Property, PropertyAttachment, PropertyChange, PropertyPatch } from './property';
 
 export interface PropertyQuery {
@@ -99,6 +100,8 @@ export interface PropertyStore {
    */
   authorOf(key: string): Promise<string | null | undefined>;
   readonly attachments: AttachmentStore;
+  /** The kept versions of each key, written in the same transaction as every change (docs/history.md). */
+  readonly history: PropertyHistoryReader;
   close(): Promise<void>;
 }
 
