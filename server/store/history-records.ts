@@ -4,11 +4,7 @@
  * their SHA-256 so that an unchanged value is stored once however many versions refer to it.
  */
 import { createHash } from 'node:crypto';
-import type {
-  HistoryBounds,
-  PropertyChange,
-  PropertyVersionKind,
-} from '../../shared/property';
+import type { HistoryBounds, PropertyChange, PropertyVersionKind } from '../../shared/property';
 import { defaultValueText } from './sqlite-rows';
 
 /** One row of `property_history`, as both stores insert it. */

@@ -17,7 +17,9 @@ export function describeHistoryContract(t: ContractContext): void {
       t.now += 1000;
       await t.store.update('global/p', { timeToLive: 60 }, { actor: 'u2' });
       const versions = await t.store.history.list('global/p');
-      expect(versions.map((v) => [v.kind, v.version, v.type, v.timeToLive, v.actor, v.at, v.valueLength])).toEqual([
+      expect(
+        versions.map((v) => [v.kind, v.version, v.type, v.timeToLive, v.actor, v.at, v.valueLength]),
+      ).toEqual([
         ['changed', 3, 'text/yaml', 60, 'u2', start + 2000, 3],
         ['changed', 2, 'text/yaml', null, 'u2', start + 1000, 3],
         ['created', 1, 'text/plain', null, 'u1', start, 3],
@@ -46,12 +48,20 @@ export function describeHistoryContract(t: ContractContext): void {
 
     it('records nothing for a write that fails, and all or nothing for a batch', async () => {
       await t.store.save({ key: 'global/a', value: '1' });
-      expect(await codeOf(t.store.update('global/a', { value: '2' }, { expectedVersion: 7 }))).toBe('CONFLICT');
+      expect(await codeOf(t.store.update('global/a', { value: '2' }, { expectedVersion: 7 }))).toBe(
+        'CONFLICT',
+      );
       expect(
         await codeOf(
-          t.store.saveMany([{ key: 'global/new', value: 'n' }, { key: 'global/a', value: '3' }], {
-            ifExists: 'error',
-          }),
+          t.store.saveMany(
+            [
+              { key: 'global/new', value: 'n' },
+              { key: 'global/a', value: '3' },
+            ],
+            {
+              ifExists: 'error',
+            },
+          ),
         ),
       ).toBe('PROPERTY_EXISTS');
       expect(await kinds('global/a')).toEqual(['created']);

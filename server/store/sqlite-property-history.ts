@@ -54,9 +54,7 @@ export class SqlitePropertyHistory implements PropertyHistoryReader {
            RETURNING value_hash`,
         )
         .pluck(),
-      pruneOld: db
-        .prepare('DELETE FROM property_history WHERE at < ? RETURNING value_hash')
-        .pluck(),
+      pruneOld: db.prepare('DELETE FROM property_history WHERE at < ? RETURNING value_hash').pluck(),
       dropValue: db.prepare(
         `DELETE FROM property_history_value WHERE hash = ?
          AND NOT EXISTS (SELECT 1 FROM property_history WHERE value_hash = ?)`,

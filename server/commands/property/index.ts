@@ -13,6 +13,10 @@ import { propertyCopy } from './copy';
 import { propertyDelete } from './delete';
 import { propertyExists } from './exists';
 import { propertyGet } from './get';
+import { propertyHistoryDiff } from './history-diff';
+import { propertyHistoryGet } from './history-get';
+import { propertyHistoryList } from './history-list';
+import { propertyHistoryRestore } from './history-restore';
 import { propertyImport } from './import';
 import { propertyKeys } from './keys';
 import { propertyKeysChildren } from './keys-children';
@@ -49,4 +53,8 @@ export const propertyCommands: CommandDefinition<ServerServices>[] = [
   propertyAttachmentContent,
   propertyAttachmentDelete,
   propertySendDelivery,
+  propertyHistoryList,
+  propertyHistoryGet,
+  propertyHistoryDiff,
+  propertyHistoryRestore,
 ];

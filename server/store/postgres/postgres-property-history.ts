@@ -51,7 +51,19 @@ export class PostgresPropertyHistory implements PropertyHistoryReader {
       await client.query(
         `INSERT INTO property_history (key, uuid, kind, version, value_hash, type, ttl, default_value, actor, at, other_key)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-        [r.key, r.uuid, r.kind, r.version, r.valueHash, r.type, r.ttl, r.defaultValue, r.actor, r.at, r.otherKey],
+        [
+          r.key,
+          r.uuid,
+          r.kind,
+          r.version,
+          r.valueHash,
+          r.type,
+          r.ttl,
+          r.defaultValue,
+          r.actor,
+          r.at,
+          r.otherKey,
+        ],
       );
       keys.add(r.key);
     }
@@ -105,7 +117,10 @@ export class PostgresPropertyHistory implements PropertyHistoryReader {
 }
 
 /** Deletes the values no version refers to any more among those of the pruned rows. */
-async function dropValues(client: PoolClient, pruned: readonly { value_hash: string | null }[]): Promise<void> {
+async function dropValues(
+  client: PoolClient,
+  pruned: readonly { value_hash: string | null }[],
+): Promise<void> {
   const hashes = [...new Set(pruned.map((r) => r.value_hash).filter((h): h is string => h !== null))];
   if (hashes.length === 0) return;
   await client.query(
