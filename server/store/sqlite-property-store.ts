@@ -32,6 +32,7 @@ import { PROPERTY_MIGRATIONS } from './migrations';
 import { SqliteAttachmentStore } from './sqlite-attachment-store';
 import { childrenOf } from './sqlite-children';
 import { SqlitePropertyHistory } from './sqlite-property-history';
+import { SqliteQueryRunner } from './sqlite-query-runner';
 import {
   createdColumns,
   hasExpired,
@@ -71,6 +72,8 @@ function acceptor(pattern: KeyPattern, filter?: (key: string) => boolean): (key:
 export class SqlitePropertyStore implements PropertyStore, SyncPropertyReader, SyncPropertyWriter {
   readonly attachments: SqliteAttachmentStore;
   readonly history: SqlitePropertyHistory;
+  readonly queryDialect = 'sqlite' as const;
+  private readonly queries: SqliteQueryRunner;
   private readonly clock: () => number;
   private readonly stmt;
   private readonly tx;
@@ -118,6 +121,7 @@ export class SqlitePropertyStore implements PropertyStore, SyncPropertyReader, S
       author: prepare<string | null>(`SELECT author FROM property WHERE key = ? AND ${LIVE}`).pluck(),
       idOfLive: prepare<number>(`SELECT id FROM property WHERE key = ? AND ${LIVE}`).pluck(),
     };
+    this.queries = new SqliteQueryRunner(db);
     this.history = new SqlitePropertyHistory(db, options.history ?? DEFAULT_HISTORY_BOUNDS, this.clock);
     // Every write records its changes in the history inside its own transaction.
     const recorded = <T extends Changed>(result: T, actor: string | null | undefined): T => {
@@ -270,8 +274,12 @@ export class SqlitePropertyStore implements PropertyStore, SyncPropertyReader, S
   async authorOf(key: string): Promise<string | null | undefined> {
     return this.stmt.author.get(normalizePropertyKey(key), this.clock());
   }
+  runQuery(sql: string, params: unknown[], limits: { maxRows: number; timeoutMillis: number }) {
+    return this.queries.run(sql, params, limits);
+  }
   async close(): Promise<void> {
-    // The database belongs to the server; it closes it.
+    // The database belongs to the server; it closes it. The query worker is ours.
+    await this.queries.close();
   }
 
   // ---- writes, each run inside one BEGIN IMMEDIATE transaction ----

@@ -70,6 +70,8 @@ export type {
   UpdateResult,
   DeleteMatchingOptions,
   ExistStrategy,
+  QueryDialect,
+  QueryRows,
 } from './property-store';
 export {
   DEFAULT_HISTORY_BOUNDS,

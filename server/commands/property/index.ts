@@ -24,6 +24,7 @@ import { propertyKeysChildrenPage } from './keys-children-page';
 import { propertyList } from './list';
 import { propertyMove } from './move';
 import { propertyPut } from './put';
+import { propertyQuery } from './query';
 import { propertySchemaDelete } from './schema-delete';
 import { propertySchemaPut } from './schema-put';
 import { propertySendDelivery } from './send-delivery';
@@ -57,4 +58,5 @@ export const propertyCommands: CommandDefinition<ServerServices>[] = [
   propertyHistoryGet,
   propertyHistoryDiff,
   propertyHistoryRestore,
+  propertyQuery,
 ];

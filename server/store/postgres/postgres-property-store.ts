@@ -31,6 +31,7 @@ import { POSTGRES_PROPERTY_MIGRATIONS, migratePostgres } from './postgres-migrat
 import { propertyNotFound } from '../property-write-rules';
 import { PG_PROPERTY_COLUMNS, first, inTransaction, pgLive } from './postgres-rows';
 import { PostgresPropertyHistory } from './postgres-property-history';
+import { runReadOnlyQuery } from './postgres-query-runner';
 import { PostgresPropertyWrites } from './postgres-property-writes';
 import type { PostgresSyncBridge } from './sync-bridge/postgres-sync-bridge';
 
@@ -61,6 +62,7 @@ const changesOf = (result: { changes: PropertyChange[] }) => result.changes;
 export class PostgresPropertyStore implements PropertyStore {
   readonly attachments: PostgresAttachmentStore;
   readonly history: PostgresPropertyHistory;
+  readonly queryDialect = 'postgres' as const;
   private readonly clock: () => number;
   /** Present only with a sync bridge, so the `@property` utility can tell whether it is available. */
   readonly getSync?: (key: string) => Property | undefined;
@@ -211,6 +213,11 @@ export class PostgresPropertyStore implements PropertyStore {
       this.clock(),
     ]);
     return row?.author;
+  }
+
+  /** In a READ ONLY transaction with a statement timeout, so nothing it runs can write or run on. */
+  runQuery(sql: string, params: unknown[], limits: { maxRows: number; timeoutMillis: number }) {
+    return runReadOnlyQuery(this.pool, sql, params, limits);
   }
 
   async close(): Promise<void> {
