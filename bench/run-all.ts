@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import authBench from './auth.bench';
 import { BenchReport } from './bench-report';
+import historyQueryBench from './history-query.bench';
 import httpBench from './http.bench';
 import instancesPostgresBench from './instances-postgres.bench';
 import pelBench from './pel.bench';
@@ -21,6 +22,7 @@ import workbenchBench from './workbench/workbench.bench';
 
 const BENCHMARKS: Record<string, (report: BenchReport) => Promise<void>> = {
   auth: authBench,
+  'history-query': historyQueryBench,
   http: httpBench,
   'instances-postgres': instancesPostgresBench,
   pel: pelBench,
