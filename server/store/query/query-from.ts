@@ -84,8 +84,6 @@ function sqlitePatternCondition(pattern: KeyPattern, column: string, out: SqlBui
     const glob = segs.map((s) => segmentText(s, escapeGlob, '*')).join('/');
     return `(${column} GLOB ${out.bind(glob)} AND ${slashes} = ${out.bind(segs.length - 1)})`;
   }
-  const literal = segs.slice(0, -1).every((s) => s.kind === 'literal') && segs.at(-1)!.kind === 'globstar';
-  if (literal) return 'TRUE'; // the prefix range is exact
   const glob = segs.map((s) => (s.kind === 'globstar' ? '*' : segmentText(s, escapeGlob, '*'))).join('/');
   const loose = glob
     .replace(/\/\*\//g, '*')
@@ -118,19 +116,26 @@ export function fromTable(
   out: SqlBuilder,
 ): string {
   const conditions = [`(expires_at IS NULL OR expires_at > ${out.bind(now)})`];
-  const prefix = from.pattern.literalPrefix;
-  // `folder/**` also matches the folder itself, which lies below the range of `folder/`.
-  const folderToo = from.pattern.source.endsWith('/**') && prefix === from.pattern.source.slice(0, -2);
-  conditions.push(
-    folderToo
-      ? `(${range('key', prefix, out)} OR key = ${out.bind(prefix.slice(0, -1))})`
-      : range('key', prefix, out),
-  );
-  conditions.push(
-    out.dialect === 'postgres'
-      ? `key ~ ${out.bind(patternRegex(from.pattern))}`
-      : sqlitePatternCondition(from.pattern, 'key', out),
-  );
+  const pattern = from.pattern;
+  const prefix = pattern.literalPrefix;
+  const segs = pattern.segments;
+  // `folder/**` is exactly the folder's range (and the folder itself): no per-row pattern test needed.
+  const folderOnly =
+    segs.length > 1 &&
+    segs.at(-1)!.kind === 'globstar' &&
+    segs.slice(0, -1).every((s) => s.kind === 'literal');
+  if (!pattern.hasWildcard) {
+    conditions.push(`key = ${out.bind(pattern.source)}`);
+  } else if (folderOnly) {
+    conditions.push(`(${range('key', prefix, out)} OR key = ${out.bind(prefix.slice(0, -1))})`);
+  } else {
+    conditions.push(range('key', prefix, out));
+    conditions.push(
+      out.dialect === 'postgres'
+        ? `key ~ ${out.bind(patternRegex(pattern))}`
+        : sqlitePatternCondition(pattern, 'key', out),
+    );
+  }
   if (type !== undefined) {
     conditions.push(
       `(type = ${out.bind(type)} OR substr(type, 1, ${out.bind(type.length + 1)}) = ${out.bind(`${type};`)})`,
