@@ -7,6 +7,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import authBench from './auth.bench';
 import { BenchReport, type BenchRow } from './bench-report';
+import historyQueryBench from './history-query.bench';
 import httpBench from './http.bench';
 import instancesPostgresBench from './instances-postgres.bench';
 import pelBench from './pel.bench';
@@ -22,6 +23,7 @@ import workbenchBench from './workbench/workbench.bench';
 
 const BENCHMARKS: Record<string, (report: BenchReport) => Promise<void>> = {
   auth: authBench,
+  'history-query': historyQueryBench,
   http: httpBench,
   'instances-postgres': instancesPostgresBench,
   pel: pelBench,

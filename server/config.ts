@@ -15,6 +15,8 @@ import { loadSecretKeyConfig, type SecretKeyConfig } from './secrets/secret-keys
 import { loadListenerConfig, type ListenerConfig } from './http/listener-config';
 import { nonNegativeIntFrom } from './config-env';
 import { loadCascadeLimits, type CascadeLimits } from './events/cascade-budget';
+import { loadHistoryBounds } from './store/history-config';
+import type { HistoryBounds } from '../shared/property';
 import { loadRunLimitsConfig, type RunLimitsConfig } from './fairness/run-limits-config';
 
 export interface ServerConfig {
@@ -50,6 +52,8 @@ export interface ServerConfig {
   runs?: RunLimitsConfig;
   /** The budget of event.listen runs one write may cause (`PIPEWORK_EVENT_CASCADE_*`); defaults when absent. */
   eventCascade?: CascadeLimits;
+  /** Property history kept per key (`PIPEWORK_HISTORY_MAX_VERSIONS`, `PIPEWORK_HISTORY_MAX_DAYS`); defaults when absent. */
+  history?: HistoryBounds;
   /** Outbound HTTP (`http.*`): allowed non-public addresses, timeouts, sizes. */
   httpClient?: HttpClientConfig;
   /** SQL data sources for `sql.query` (PIPEWORK_DATASOURCE_<NAME>_URL) and their limits. */
@@ -115,6 +119,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     scripts: loadScriptConfig(env),
     runs: loadRunLimitsConfig(env),
     eventCascade: loadCascadeLimits(env),
+    history: loadHistoryBounds(env),
     httpClient: loadHttpClientConfig(env),
     limits: {
       commandBodyBytes: nonNegativeIntFrom(env, 'PIPEWORK_MAX_COMMAND_BODY', 10 * MiB),

@@ -17,12 +17,17 @@ export async function startPropertyJobs(
   const utilities = utilitiesFor(services);
   const delivery = await parts.startEvents(services.events);
   propertyJobs.delivery = delivery;
-  // One cleanup job for everything with a time to live: expired properties, deliveries, then secrets.
+  // One cleanup job for everything with a time to live: expired properties, deliveries, secrets, old versions.
   const expiring = {
-    deleteExpired: async () =>
-      (await properties.deleteExpired()) +
-      (await services.deliveries.deleteExpired()) +
-      (await services.secrets.deleteExpired()),
+    deleteExpired: async () => {
+      const count =
+        (await properties.deleteExpired()) +
+        (await services.deliveries.deleteExpired()) +
+        (await services.secrets.deleteExpired());
+      // Versions past the history's age bound, of keys no longer written (written keys prune themselves).
+      await properties.store.history.prune();
+      return count;
+    },
   };
   propertyJobs.ttlCleanup = startTtlCleanup(expiring, {
     intervalMs: options.ttlIntervalMs,

@@ -7,6 +7,7 @@ import { failureLine, unexpectedFailure } from './failure-line';
 import type { Streams } from './output';
 import { registerAuthVerbs } from './verbs-auth';
 import { registerCommandVerbs } from './verbs-commands';
+import { registerHistoryVerbs } from './verbs-history';
 import { registerPropertyVerbs } from './verbs-properties';
 import { registerPublishVerbs } from './verbs-publish';
 import { registerRunVerbs } from './verbs-run';
@@ -47,6 +48,7 @@ export function buildProgram(streams: Streams, setExitCode: (code: number) => vo
   registerRunVerbs(program, action);
   registerCommandVerbs(program, action);
   registerPropertyVerbs(program, action);
+  registerHistoryVerbs(program, action);
   registerPublishVerbs(program, action);
   registerTestVerbs(program, action);
   for (const verb of program.commands) verb.exitOverride().showSuggestionAfterError();

@@ -36,6 +36,8 @@ const USER_PERMISSIONS = [
   'CAN_PIPE_property.schema.put',
   'CAN_PIPE_property.schema.delete',
   'CAN_PIPE_property.delete',
+  'CAN_PIPE_property.history.*',
+  'CAN_PIPE_property.query',
   'CAN_PIPE_iam.token*',
   'CAN_PIPE_iam.apitoken*',
   'CAN_PIPE_secret.put',

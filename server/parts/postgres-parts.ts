@@ -26,11 +26,16 @@ export async function openPostgresParts(
   const syncBridge = await PostgresSyncBridge.start({
     connection: database.connection,
     outbox: { channel: EVENTS_CHANNEL },
+    history: config.history,
   });
   let store: PostgresPropertyStore;
   let cache: PostgresCacheStore;
   try {
-    store = await PostgresPropertyStore.open(pool, { beforeCommit: outboxWriter(), syncBridge });
+    store = await PostgresPropertyStore.open(pool, {
+      beforeCommit: outboxWriter(),
+      syncBridge,
+      history: config.history,
+    });
     cache = await PostgresCacheStore.open(pool, config.cache ?? loadCacheConfig({}));
   } catch (error) {
     // The bridge's worker would otherwise keep the process alive after a failed start.

@@ -11,7 +11,7 @@ import type { DatabaseParts } from './database-parts';
 
 export function sqliteParts(database: SqliteServerDatabase, config: ServerConfig): DatabaseParts {
   return {
-    store: new SqlitePropertyStore(database.db),
+    store: new SqlitePropertyStore(database.db, { history: config.history }),
     eventsFromStore: false,
     cache: new MemoryCacheStore(config.cache ?? loadCacheConfig({})),
     jobLock: new InProcessJobLock(),

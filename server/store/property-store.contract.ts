@@ -7,6 +7,7 @@ import { PipeworkError } from '../../shared/errors';
 import type { PropertyStore } from '../../shared/property';
 import { describeAttachmentContract } from './property-store-attachments.contract';
 import { codeOf, collect, type ContractContext } from './property-store-contract-support';
+import { describeHistoryContract } from './property-store-history.contract';
 import { describeListingContract } from './property-store-listing.contract';
 
 export interface ContractStore {
@@ -347,5 +348,6 @@ export function runPropertyStoreContract(name: string, factory: ContractStoreFac
     });
 
     describeAttachmentContract(context);
+    describeHistoryContract(context);
   });
 }

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { migrate, type SqliteDatabase } from '../db';
 import {
+  DEFAULT_HISTORY_BOUNDS,
   compileKeyPattern,
   isPropertyRoot,
   normalizePropertyKey,
@@ -18,6 +19,7 @@ import {
   type PropertyQuery,
   type PropertyStore,
   type DeleteMatchingOptions,
+  type HistoryBounds,
   type SaveOptions,
   type SaveResult,
   type SyncPropertyReader,
@@ -29,6 +31,8 @@ import {
 import { PROPERTY_MIGRATIONS } from './migrations';
 import { SqliteAttachmentStore } from './sqlite-attachment-store';
 import { childrenOf } from './sqlite-children';
+import { SqlitePropertyHistory } from './sqlite-property-history';
+import { SqliteQueryRunner } from './sqlite-query-runner';
 import {
   createdColumns,
   hasExpired,
@@ -51,7 +55,12 @@ import {
 export interface SqlitePropertyStoreOptions {
   /** Epoch milliseconds now (tests move time forward). */
   clock?: () => number;
+  /** How much history to keep per key (docs/history.md); default `DEFAULT_HISTORY_BOUNDS`. */
+  history?: HistoryBounds;
 }
+
+/** A write's result with its committed changes. */
+type Changed = { changes: PropertyChange[] };
 
 const LIVE = '(expires_at IS NULL OR expires_at > ?)';
 
@@ -62,6 +71,9 @@ function acceptor(pattern: KeyPattern, filter?: (key: string) => boolean): (key:
 
 export class SqlitePropertyStore implements PropertyStore, SyncPropertyReader, SyncPropertyWriter {
   readonly attachments: SqliteAttachmentStore;
+  readonly history: SqlitePropertyHistory;
+  readonly queryDialect = 'sqlite' as const;
+  private readonly queries: SqliteQueryRunner;
   private readonly clock: () => number;
   private readonly stmt;
   private readonly tx;
@@ -109,25 +121,49 @@ export class SqlitePropertyStore implements PropertyStore, SyncPropertyReader, S
       author: prepare<string | null>(`SELECT author FROM property WHERE key = ? AND ${LIVE}`).pluck(),
       idOfLive: prepare<number>(`SELECT id FROM property WHERE key = ? AND ${LIVE}`).pluck(),
     };
+    this.queries = new SqliteQueryRunner(db);
+    this.history = new SqlitePropertyHistory(db, options.history ?? DEFAULT_HISTORY_BOUNDS, this.clock);
+    // Every write records its changes in the history inside its own transaction.
+    const recorded = <T extends Changed>(result: T, actor: string | null | undefined): T => {
+      this.history.record(result.changes, actor);
+      return result;
+    };
     this.tx = {
-      save: db.transaction((input: NewProperty, options: SaveOptions) => this.saveNow(input, options)),
-      saveMany: db.transaction((inputs: readonly NewProperty[], options: SaveOptions) =>
-        inputs.map((input) => this.saveNow(input, options)),
+      save: db.transaction((input: NewProperty, options: SaveOptions) =>
+        recorded(this.saveNow(input, options), options.actor),
       ),
+      saveMany: db.transaction((inputs: readonly NewProperty[], options: SaveOptions) => {
+        const results = inputs.map((input) => this.saveNow(input, options));
+        this.history.record(
+          results.flatMap((r) => r.changes),
+          options.actor,
+        );
+        return results;
+      }),
       update: db.transaction((key: string, patch: PropertyPatch, options: UpdateOptions) =>
-        this.updateNow(key, patch, options),
+        recorded(this.updateNow(key, patch, options), options.actor),
       ),
-      delete: db.transaction((key: string) => this.deleteNow(key)),
-      deleteMatching: db.transaction((query: PropertyQuery, options: DeleteMatchingOptions) =>
-        this.deleteMatchingNow(query, options),
-      ),
+      delete: db.transaction((key: string, options: WriteOptions) => {
+        const change = this.deleteNow(key);
+        if (change) this.history.record([change], options.actor);
+        return change;
+      }),
+      deleteMatching: db.transaction((query: PropertyQuery, options: DeleteMatchingOptions) => {
+        const changes = this.deleteMatchingNow(query, options);
+        this.history.record(changes, options.actor);
+        return changes;
+      }),
       copy: db.transaction((from: string, to: string, options: WriteOptions) =>
-        this.copyNow(from, to, options),
+        recorded(this.copyNow(from, to, options), options.actor),
       ),
       move: db.transaction((from: string, to: string, options: WriteOptions) =>
-        this.moveNow(from, to, options),
+        recorded(this.moveNow(from, to, options), options.actor),
       ),
-      deleteExpired: db.transaction((limit: number) => this.deleteExpiredNow(limit)),
+      deleteExpired: db.transaction((limit: number) => {
+        const changes = this.deleteExpiredNow(limit);
+        this.history.record(changes, null);
+        return changes;
+      }),
     };
     this.attachments = new SqliteAttachmentStore(db, (key) => this.liveIdOf(key), this.clock);
   }
@@ -220,8 +256,8 @@ export class SqlitePropertyStore implements PropertyStore, SyncPropertyReader, S
   async update(key: string, patch: PropertyPatch, options: UpdateOptions = {}): Promise<UpdateResult> {
     return this.updateSync(key, patch, options);
   }
-  async delete(key: string, _options: WriteOptions = {}): Promise<PropertyChange | undefined> {
-    return this.tx.delete.immediate(normalizePropertyKey(key));
+  async delete(key: string, options: WriteOptions = {}): Promise<PropertyChange | undefined> {
+    return this.tx.delete.immediate(normalizePropertyKey(key), options);
   }
   async deleteMatching(query: PropertyQuery, options: DeleteMatchingOptions = {}): Promise<PropertyChange[]> {
     return this.tx.deleteMatching.immediate(query, options);
@@ -238,8 +274,12 @@ export class SqlitePropertyStore implements PropertyStore, SyncPropertyReader, S
   async authorOf(key: string): Promise<string | null | undefined> {
     return this.stmt.author.get(normalizePropertyKey(key), this.clock());
   }
+  runQuery(sql: string, params: unknown[], limits: { maxRows: number; timeoutMillis: number }) {
+    return this.queries.run(sql, params, limits);
+  }
   async close(): Promise<void> {
-    // The database belongs to the server; it closes it.
+    // The database belongs to the server; it closes it. The query worker is ours.
+    await this.queries.close();
   }
 
   // ---- writes, each run inside one BEGIN IMMEDIATE transaction ----

@@ -70,4 +70,15 @@ export type {
   UpdateResult,
   DeleteMatchingOptions,
   ExistStrategy,
+  QueryDialect,
+  QueryRows,
 } from './property-store';
+export {
+  DEFAULT_HISTORY_BOUNDS,
+  type HistoryBounds,
+  type HistoryListOptions,
+  type PropertyHistoryReader,
+  type PropertyVersion,
+  type PropertyVersionKind,
+  type PropertyVersionSummary,
+} from './property-history';

@@ -6,6 +6,7 @@
  */
 import type { KeyPattern } from './key-pattern';
 import type { KeyScope } from './key-range';
+import type { PropertyHistoryReader } from './property-history';
 import type { NewProperty, Property, PropertyAttachment, PropertyChange, PropertyPatch } from './property';
 
 export interface PropertyQuery {
@@ -59,6 +60,15 @@ export interface UpdateResult {
   changes: PropertyChange[];
 }
 
+/** The SQL spelling a store's `runQuery` speaks (`property.query` translates for it). */
+export type QueryDialect = 'sqlite' | 'postgres';
+
+/** Rows of `runQuery`: value lists in column order. */
+export interface QueryRows {
+  columns: string[];
+  rows: unknown[][];
+}
+
 export interface PropertyStore {
   /** The live property at `key` (expired ones are never returned). */
   get(key: string): Promise<Property | undefined>;
@@ -99,6 +109,18 @@ export interface PropertyStore {
    */
   authorOf(key: string): Promise<string | null | undefined>;
   readonly attachments: AttachmentStore;
+  /** The kept versions of each key, written in the same transaction as every change (docs/history.md). */
+  readonly history: PropertyHistoryReader;
+  readonly queryDialect: QueryDialect;
+  /**
+   * Runs one read-only SELECT that `property.query` built (never user text: values are bound), bounded by
+   * `timeoutMillis` and returning at most `maxRows` rows; LIMIT_EXCEEDED past the time.
+   */
+  runQuery(
+    sql: string,
+    params: unknown[],
+    limits: { maxRows: number; timeoutMillis: number },
+  ): Promise<QueryRows>;
   close(): Promise<void>;
 }
 

@@ -13,6 +13,10 @@ import { propertyCopy } from './copy';
 import { propertyDelete } from './delete';
 import { propertyExists } from './exists';
 import { propertyGet } from './get';
+import { propertyHistoryDiff } from './history-diff';
+import { propertyHistoryGet } from './history-get';
+import { propertyHistoryList } from './history-list';
+import { propertyHistoryRestore } from './history-restore';
 import { propertyImport } from './import';
 import { propertyKeys } from './keys';
 import { propertyKeysChildren } from './keys-children';
@@ -20,6 +24,7 @@ import { propertyKeysChildrenPage } from './keys-children-page';
 import { propertyList } from './list';
 import { propertyMove } from './move';
 import { propertyPut } from './put';
+import { propertyQuery } from './query';
 import { propertySchemaDelete } from './schema-delete';
 import { propertySchemaPut } from './schema-put';
 import { propertySendDelivery } from './send-delivery';
@@ -49,4 +54,9 @@ export const propertyCommands: CommandDefinition<ServerServices>[] = [
   propertyAttachmentContent,
   propertyAttachmentDelete,
   propertySendDelivery,
+  propertyHistoryList,
+  propertyHistoryGet,
+  propertyHistoryDiff,
+  propertyHistoryRestore,
+  propertyQuery,
 ];

@@ -6,9 +6,11 @@
  */
 import type { Pool, PoolClient } from 'pg';
 import {
+  DEFAULT_HISTORY_BOUNDS,
   isPropertyRoot,
   normalizePropertyKey,
   type DeleteMatchingOptions,
+  type HistoryBounds,
   type KeyScope,
   type NewProperty,
   type Property,
@@ -28,6 +30,8 @@ import { childrenOf, scanQuery } from './postgres-listing';
 import { POSTGRES_PROPERTY_MIGRATIONS, migratePostgres } from './postgres-migrations';
 import { propertyNotFound } from '../property-write-rules';
 import { PG_PROPERTY_COLUMNS, first, inTransaction, pgLive } from './postgres-rows';
+import { PostgresPropertyHistory } from './postgres-property-history';
+import { runReadOnlyQuery } from './postgres-query-runner';
 import { PostgresPropertyWrites } from './postgres-property-writes';
 import type { PostgresSyncBridge } from './sync-bridge/postgres-sync-bridge';
 
@@ -43,6 +47,8 @@ export interface PostgresPropertyStoreOptions {
    * writes commits or rolls back with the change (the event outbox, `server/events/postgres-event-outbox.ts`).
    */
   beforeCommit?: BeforeCommitHook;
+  /** How much history to keep per key (docs/history.md); default `DEFAULT_HISTORY_BOUNDS`. */
+  history?: HistoryBounds;
 }
 
 export type BeforeCommitHook = (
@@ -55,6 +61,8 @@ const changesOf = (result: { changes: PropertyChange[] }) => result.changes;
 
 export class PostgresPropertyStore implements PropertyStore {
   readonly attachments: PostgresAttachmentStore;
+  readonly history: PostgresPropertyHistory;
+  readonly queryDialect = 'postgres' as const;
   private readonly clock: () => number;
   /** Present only with a sync bridge, so the `@property` utility can tell whether it is available. */
   readonly getSync?: (key: string) => Property | undefined;
@@ -67,6 +75,7 @@ export class PostgresPropertyStore implements PropertyStore {
   ) {
     this.clock = options.clock ?? Date.now;
     this.attachments = new PostgresAttachmentStore(pool, (key) => this.liveIdOf(key), this.clock);
+    this.history = new PostgresPropertyHistory(pool, options.history ?? DEFAULT_HISTORY_BOUNDS, this.clock);
     const bridge = options.syncBridge;
     if (bridge) {
       this.getSync = (key) => bridge.getSync(key, this.clock());
@@ -78,6 +87,7 @@ export class PostgresPropertyStore implements PropertyStore {
   /** Opens the store on a pool, applying the property module's migrations (once, under a lock). */
   static async open(pool: Pool, options: PostgresPropertyStoreOptions = {}): Promise<PostgresPropertyStore> {
     await migratePostgres(pool, 'property', POSTGRES_PROPERTY_MIGRATIONS);
+    await PostgresPropertyHistory.migrate(pool);
     const store = new PostgresPropertyStore(pool, options);
     await store.attachments.dropAbandonedUploads();
     return store;
@@ -93,6 +103,8 @@ export class PostgresPropertyStore implements PropertyStore {
     return inTransaction(this.pool, async (client) => {
       const result = await work(new PostgresPropertyWrites(client, now));
       const changed = changes(result);
+      // The versions commit or roll back with the change they record.
+      await this.history.record(client, changed, options.actor, now);
       if (hook && changed.length > 0) await hook(client, changed, options);
       return result;
     });
@@ -201,6 +213,11 @@ export class PostgresPropertyStore implements PropertyStore {
       this.clock(),
     ]);
     return row?.author;
+  }
+
+  /** In a READ ONLY transaction with a statement timeout, so nothing it runs can write or run on. */
+  runQuery(sql: string, params: unknown[], limits: { maxRows: number; timeoutMillis: number }) {
+    return runReadOnlyQuery(this.pool, sql, params, limits);
   }
 
   async close(): Promise<void> {

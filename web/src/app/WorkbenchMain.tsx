@@ -2,12 +2,13 @@
  * The body of the workbench: the sidebar, the document toolbar, the editor and the run panel. It owns the
  * document, its runs and the editor handle, and offers them to the sidebar's features (workbench context).
  */
-import { Suspense, useCallback, useEffect, useMemo, useRef } from 'react';
+import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { PipelineEditor, type PipelineEditorHandle, type PipelineForm } from '../editor';
 import { ConflictDialog } from '../document/ConflictDialog';
 import { DocumentBar } from '../document/DocumentBar';
 import { useUnsavedGuard } from '../document/unsaved-guard';
 import { usePipelineDocument } from '../document/useDocument';
+import { HistoryDialog } from '../history';
 import { RunPanel } from '../run/RunPanel';
 import { usePipelineRun } from '../run/useRun';
 import { useRoute } from './route';
@@ -28,6 +29,7 @@ export function WorkbenchMain() {
   const editor = useRef<PipelineEditorHandle | null>(null);
   const run = usePipelineRun(source);
   const { reset: resetRun } = run;
+  const [showHistory, setShowHistory] = useState(false);
   useUnsavedGuard(useCallback(() => source().dirty, [source]));
   const [sidebarWidth, setSidebarWidth] = useSplitSize({
     storageKey: 'pipework.sidebar',
@@ -95,6 +97,7 @@ export function WorkbenchMain() {
               navigate({ view: 'editor', key });
               editor.current?.focus();
             }}
+            onHistory={() => setShowHistory(true)}
           />
           <div className="wb-editor">
             <Suspense fallback={<div className="wb-editor-loading">Loading the editor…</div>}>
@@ -122,6 +125,18 @@ export function WorkbenchMain() {
         </main>
       </div>
       {doc.conflict && <ConflictDialog document={document} />}
+      {showHistory && doc.key && (
+        <HistoryDialog
+          propertyKey={doc.key}
+          current={doc.text}
+          language={doc.form}
+          onClose={() => setShowHistory(false)}
+          onRestored={() => {
+            setShowHistory(false);
+            void document.reload();
+          }}
+        />
+      )}
     </WorkbenchContext.Provider>
   );
 }

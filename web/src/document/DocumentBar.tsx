@@ -10,6 +10,8 @@ export interface DocumentBarProps {
   running: boolean;
   /** A new stored pipeline (Save as): its route. */
   onStored(key: string): void;
+  /** Shows the stored pipeline's history (docs/history.md). */
+  onHistory?(): void;
 }
 
 /** Where "Save as" proposes to store a pipeline: next to the open one, else in an app's pipeline folder. */
@@ -36,7 +38,7 @@ function useSaveShortcut(enabled: boolean, save: () => unknown) {
   }, [enabled, save]);
 }
 
-export function DocumentBar({ document, onRun, running, onStored }: DocumentBarProps) {
+export function DocumentBar({ document, onRun, running, onStored, onHistory }: DocumentBarProps) {
   const { doc, switchForm, save, saveAs } = document;
   const [savingAs, setSavingAs] = useState(false);
   const hasKey = !!doc.key;
@@ -76,6 +78,11 @@ export function DocumentBar({ document, onRun, running, onStored }: DocumentBarP
             title="Save (Ctrl+S)"
           >
             Save
+          </button>
+        )}
+        {doc.key && onHistory && (
+          <button type="button" className="wb-button" onClick={onHistory} disabled={!!doc.busy}>
+            History
           </button>
         )}
         <button type="button" className="wb-button" onClick={() => setSavingAs(true)} disabled={!!doc.busy}>

@@ -32,3 +32,7 @@ export function preloadPipelineEditor(): void {
 
 /** A plain Monaco editor for any value (the property view). */
 export const CodeEditor = lazy(() => import('./CodeEditorView'));
+
+/** Monaco's read-only diff editor (the history panel). */
+export const DiffEditor = lazy(() => import('./DiffEditorView'));
+export type { DiffEditorProps } from './DiffEditorView';

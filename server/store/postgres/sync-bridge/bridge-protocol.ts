@@ -5,7 +5,7 @@
  */
 import type { PoolConfig } from 'pg';
 import { PipeworkError, type ErrorCode, type ErrorDetails } from '../../../../shared/errors';
-import type { KeyScope, PropertyPatch, UpdateOptions } from '../../../../shared/property';
+import type { HistoryBounds, KeyScope, PropertyPatch, UpdateOptions } from '../../../../shared/property';
 
 /** The connection settings of the worker's own pool: plain data that can be copied to another thread. */
 export type BridgeConnection = Pick<
@@ -33,6 +33,8 @@ export interface BridgeWorkerSettings {
    * (`server/events/postgres-event-outbox.ts`); absent when the calling side publishes them itself.
    */
   outbox?: { channel?: string };
+  /** The history bounds of the server's store. */
+  history?: HistoryBounds;
 }
 
 /** A listing as it crosses: the pattern's text, the scope, the limit (filters stay on the calling side). */

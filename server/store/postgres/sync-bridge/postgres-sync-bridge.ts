@@ -9,6 +9,7 @@
  */
 import { PipeworkError } from '../../../../shared/errors';
 import type {
+  HistoryBounds,
   Property,
   PropertyPatch,
   PropertyQuery,
@@ -39,6 +40,8 @@ export interface PostgresSyncBridgeOptions {
    * record their events too, on the same NOTIFY channel (default `EVENTS_CHANNEL`).
    */
   outbox?: { channel?: string };
+  /** The history bounds of the server's store, so bridged writes keep the same history. */
+  history?: HistoryBounds;
 }
 
 export const SYNC_BRIDGE_TIMEOUT_MILLIS = 5_000;
@@ -67,6 +70,7 @@ export class PostgresSyncBridge {
       poolSize: options.poolSize ?? 2,
       timeoutMillis: options.timeoutMillis ?? SYNC_BRIDGE_TIMEOUT_MILLIS,
       ...(options.outbox ? { outbox: options.outbox } : {}),
+      ...(options.history ? { history: options.history } : {}),
     };
     const thread = new BridgeWorkerThread(settings);
     try {

@@ -79,6 +79,7 @@ async function readRow(sql: string, params: unknown[]): Promise<unknown> {
 const opening: Promise<PostgresPropertyStore> = PostgresPropertyStore.open(pool, {
   clock: () => now,
   ownsPool: true,
+  history: settings.history,
   beforeCommit: settings.outbox
     ? outboxWriter({ clock: () => now, channel: settings.outbox.channel })
     : undefined,
