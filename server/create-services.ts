@@ -17,6 +17,7 @@ import { DriveService } from './drive';
 import { loadDriveConfig } from './drive/drive-config';
 import { MailService, loadMailConfig } from './mail';
 import { createDeliveryService, loadDeliveryConfig } from './delivery';
+import { createRunService, loadRunHistoryConfig } from './runs';
 import { startPropertyJobs } from './start-property-jobs';
 import { createPropertyServices } from './store/create-property-services';
 import { registerStepPreparer } from './pipeline/execute-pipeline';
@@ -58,6 +59,7 @@ export async function createServices(
       () => config.publicUrl ?? `http://${config.host}:${config.port}`,
       logger,
     );
+    const runs = await createRunService(database.sql, config.runHistory ?? loadRunHistoryConfig({}), logger);
     const services: ServerServices = {
       config,
       logger,
@@ -75,7 +77,9 @@ export async function createServices(
       cache: parts.cache,
       scripts: new ScriptPool(config.scripts ?? loadScriptConfig({})),
       runSlots: new RunSlots(config.runs ?? DEFAULT_RUN_LIMITS, config.limits.pipelineMillis),
+      runs,
     };
+    runs.start();
     await startPropertyJobs(services);
     return services;
   } catch (error) {
@@ -87,6 +91,7 @@ export async function createServices(
 /** Stops background work and closes the database. */
 export async function closeServices(services: ServerServices): Promise<void> {
   await services.propertyJobs.stop();
+  await services.runs.close();
   services.iam.close();
   services.runSlots.close();
   void services.scripts.close();

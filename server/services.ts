@@ -17,6 +17,7 @@ import type { CacheStore } from './cache';
 import type { DriveService } from './drive';
 import type { MailService } from './mail';
 import type { DeliveryService } from './delivery';
+import type { RunService } from './runs/run-service';
 
 export interface ServerServices {
   config: ServerConfig;
@@ -46,4 +47,6 @@ export interface ServerServices {
   deliveries: DeliveryService;
   /** The cache behind `cache.*` (in memory on SQLite; shared through PostgreSQL). */
   cache: CacheStore;
+  /** The run history: every run recorded, async runs, cancel (`server/runs/`). */
+  runs: RunService;
 }
