@@ -29,6 +29,15 @@ function redactString(text: string): string {
   return out;
 }
 
+/** `name: value` / `name=value` with a secret-like name, in pipeline text (YAML, JSON, URI). */
+const SECRET_IN_TEXT =
+  /((?:pass(?:word|wd)?|pwd|secret|token|credential|authori[sz]ation|api[-_]?key|private[-_]?key|cookie)[\w-]*["']?\s*[:=]\s*)("[^"\n]*"|'[^'\n]*'|[^\s,}&]+)/gi;
+
+/** Pipeline text with the values written after secret-like names replaced (and the string rules applied). */
+export function redactText(text: string): string {
+  return redactString(text.replace(SECRET_IN_TEXT, `$1${REDACTED}`));
+}
+
 /** Whether a parameter, var or header of this name holds a secret. */
 export function isSecretName(name: string): boolean {
   return SECRET_NAME.test(name);

@@ -8,6 +8,7 @@ import type { Principal } from '../../shared/auth';
 import { PipeworkError } from '../../shared/errors';
 import type { PipelineScript } from '../../shared/pipeline';
 import { asLiteral, scriptOfProperty } from '../commands/flow/run-stored-pipeline';
+import { authorizeCommand } from '../pipeline/authorize-command';
 import { parsePipelineCached } from '../pipeline/parsed-pipelines';
 import { scriptFromStep } from '../pipeline/step-messages';
 import type { ServerServices } from '../services';
@@ -88,6 +89,11 @@ export async function rerun(
       body: resume.message.body,
       steps: from.steps.slice(1),
     };
+  }
+  // A clear refusal now rather than a failed run later: the user must be allowed every command in it.
+  for (const step of toRun.steps) {
+    const definition = services.commands.get(step.command);
+    if (definition) authorizeCommand(principal, definition.contract);
   }
   return startAsyncRun(services, toRun, {
     principal,

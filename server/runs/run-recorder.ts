@@ -15,7 +15,7 @@ import { stringifyBounded } from '../../shared/values';
 import type { Logger } from '../logging/logger';
 import { recordMessage } from '../pipeline/step-messages';
 import type { LastStepRegistry } from './last-step-registry';
-import { redact } from './redact';
+import { redact, redactText } from './redact';
 import { RunCancellation } from './run-cancellation';
 import type { RunHistoryConfig } from './run-history-config';
 import type { RunDetail, RunError, RunResumePoint, RunStatus } from './run-records';
@@ -93,6 +93,10 @@ function sourceOfScript(script: PipelineScript): RunDetail['source'] {
     MAX_EXACT_VALUE_CHARS,
   );
   return doc.ok ? { text: doc.text, form: 'json' } : null;
+}
+
+function redactSource(source: RunDetail['source']): RunDetail['source'] {
+  return source === null ? null : { text: redactText(source.text), form: source.form };
 }
 
 /** A value kept exactly when it is small JSON, else as the trace's stand-in. */
@@ -200,7 +204,7 @@ export class RunRecorder {
       stepsExecuted: null,
       error: null,
       instance: this.instanceId,
-      source: request.source ?? (pipelineKey === null ? sourceOfScript(script) : null),
+      source: redactSource(request.source ?? (pipelineKey === null ? sourceOfScript(script) : null)),
       input: keptValue(script.body, MAX_EXACT_VALUE_CHARS),
       output: null,
       steps: null,
