@@ -50,6 +50,8 @@ export interface ServerConfig {
   runs?: RunLimitsConfig;
   /** The run history and async runs (`PIPEWORK_RUNS_HISTORY`, `..._TRACE_SAMPLE`, `PIPEWORK_ASYNC_*`); defaults when absent. */
   runHistory?: RunHistoryConfig;
+  /** A bearer token that may read `GET /metrics` without signing in (`PIPEWORK_METRICS_TOKEN`). */
+  metricsToken?: string;
   /** The budget of event.listen runs one write may cause (`PIPEWORK_EVENT_CASCADE_*`); defaults when absent. */
   eventCascade?: CascadeLimits;
   /** Outbound HTTP (`http.*`): allowed non-public addresses, timeouts, sizes. */
@@ -114,6 +116,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     scripts: loadScriptConfig(env),
     runs: loadRunLimitsConfig(env),
     runHistory: loadRunHistoryConfig(env),
+    metricsToken: env.PIPEWORK_METRICS_TOKEN || undefined,
     eventCascade: loadCascadeLimits(env),
     httpClient: loadHttpClientConfig(env),
     limits: {

@@ -18,6 +18,7 @@ import { loadDriveConfig } from './drive/drive-config';
 import { MailService, loadMailConfig } from './mail';
 import { createDeliveryService, loadDeliveryConfig } from './delivery';
 import { createRunService, loadRunHistoryConfig } from './runs';
+import { Metrics } from './metrics/metrics';
 import { startPropertyJobs } from './start-property-jobs';
 import { createPropertyServices } from './store/create-property-services';
 import { registerStepPreparer } from './pipeline/execute-pipeline';
@@ -60,6 +61,18 @@ export async function createServices(
       logger,
     );
     const runs = await createRunService(database.sql, config.runHistory ?? loadRunHistoryConfig({}), logger);
+    const metrics = new Metrics({
+      asyncQueueDepth: () => runs.queue.depth,
+      pool: () =>
+        database.kind === 'postgres'
+          ? {
+              total: database.pool.totalCount,
+              idle: database.pool.idleCount,
+              waiting: database.pool.waitingCount,
+            }
+          : null,
+    });
+    runs.recorder.onFinished((run) => metrics.observeRun(run));
     const services: ServerServices = {
       config,
       logger,
@@ -78,7 +91,9 @@ export async function createServices(
       scripts: new ScriptPool(config.scripts ?? loadScriptConfig({})),
       runSlots: new RunSlots(config.runs ?? DEFAULT_RUN_LIMITS, config.limits.pipelineMillis),
       runs,
+      metrics,
     };
+    services.events.subscribe((event) => metrics.observeEvent(event.timestamp));
     runs.start();
     await startPropertyJobs(services);
     return services;

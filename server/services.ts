@@ -18,6 +18,7 @@ import type { DriveService } from './drive';
 import type { MailService } from './mail';
 import type { DeliveryService } from './delivery';
 import type { RunService } from './runs/run-service';
+import type { Metrics } from './metrics/metrics';
 
 export interface ServerServices {
   config: ServerConfig;
@@ -49,4 +50,6 @@ export interface ServerServices {
   cache: CacheStore;
   /** The run history: every run recorded, async runs, cancel (`server/runs/`). */
   runs: RunService;
+  /** The measurements `GET /metrics` serves. */
+  metrics: Metrics;
 }

@@ -147,3 +147,25 @@ describe('history', () => {
     expect(run).toMatchObject({ status: 'succeeded', output: 42, stepsExecuted: 1, parentId: runs[0].id });
   });
 });
+
+describe('metrics', () => {
+  it('serves runs, durations, queue depth and requests in Prometheus format to an admin only', async () => {
+    const metrics = await http(server.url, '/metrics', { auth: server.adminAuth });
+    expect(metrics.status).toBe(200);
+    expect(metrics.headers.get('content-type')).toContain('text/plain');
+    expect(metrics.text).toMatch(
+      /pipework_runs_total\{pipeline="inline",trigger="async",status="succeeded"\} \d+/,
+    );
+    expect(metrics.text).toMatch(
+      /pipework_runs_total\{pipeline="global\/app\/runs-demo\/pipeline\/fix-me",trigger="stored",status="failed"\} 1/,
+    );
+    expect(metrics.text).toContain('pipework_run_duration_seconds_bucket');
+    expect(metrics.text).toContain('pipework_async_queue_depth 0');
+    expect(metrics.text).toMatch(
+      /pipework_http_requests_total\{method="POST",route="\/api\/v3\/pipeline",status="202"\} \d+/,
+    );
+    expect(metrics.text).toContain('pipework_nodejs_eventloop_lag_seconds');
+    expect((await http(server.url, '/metrics', { auth: ann })).status).toBe(403);
+    expect((await http(server.url, '/metrics')).status).toBe(401);
+  });
+});
