@@ -10,6 +10,7 @@ import { registerCommandVerbs } from './verbs-commands';
 import { registerPropertyVerbs } from './verbs-properties';
 import { registerPublishVerbs } from './verbs-publish';
 import { registerRunVerbs } from './verbs-run';
+import { registerRunsVerbs } from './verbs-runs';
 import { registerTestVerbs } from './verbs-test';
 
 const EPILOG = `
@@ -45,6 +46,7 @@ export function buildProgram(streams: Streams, setExitCode: (code: number) => vo
     };
   registerAuthVerbs(program, action);
   registerRunVerbs(program, action);
+  registerRunsVerbs(program, action);
   registerCommandVerbs(program, action);
   registerPropertyVerbs(program, action);
   registerPublishVerbs(program, action);
