@@ -46,7 +46,7 @@ export function loadRunHistoryConfig(env: NodeJS.ProcessEnv): RunHistoryConfig {
     asyncPerPipeline: positiveIntFrom(env, 'PIPEWORK_ASYNC_PER_PIPELINE', 4),
     asyncPerUser: positiveIntFrom(env, 'PIPEWORK_ASYNC_PER_USER', 4),
     asyncQueue: nonNegativeIntFrom(env, 'PIPEWORK_ASYNC_QUEUE', 100),
-    flushMillis: positiveIntFrom(env, 'PIPEWORK_RUNS_FLUSH_MILLIS', 100),
+    flushMillis: positiveIntFrom(env, 'PIPEWORK_RUNS_FLUSH_MILLIS', 1000),
   };
 }
 

@@ -95,8 +95,19 @@ function sourceOfScript(script: PipelineScript): RunDetail['source'] {
   return doc.ok ? { text: doc.text, form: 'json' } : null;
 }
 
+/** The last texts redacted: the same pipeline text is usually run again and again. */
+const redactedTexts = new Map<string, string>();
+const REDACTED_TEXTS_KEPT = 256;
+
 function redactSource(source: RunDetail['source']): RunDetail['source'] {
-  return source === null ? null : { text: redactText(source.text), form: source.form };
+  if (source === null) return null;
+  let text = redactedTexts.get(source.text);
+  if (text === undefined) {
+    text = redactText(source.text);
+    if (redactedTexts.size >= REDACTED_TEXTS_KEPT) redactedTexts.clear();
+    redactedTexts.set(source.text, text);
+  }
+  return { text, form: source.form };
 }
 
 /** A value kept exactly when it is small JSON, else as the trace's stand-in. */
