@@ -1,5 +1,6 @@
 /** Runs a parsed pipeline on the server: the registry, permissions, utilities, limits and logging wired in. */
 import type { Principal } from '../../shared/auth';
+import { CommandRegistry } from '../../shared/commands';
 import type { PipelineScript } from '../../shared/pipeline';
 import { runPipeline, type Cancellation, type RunPipelineOptions, type RunResult } from '../../shared/runner';
 import { LastStepRegistry } from '../runs/last-step-registry';
@@ -96,7 +97,8 @@ function runOnServer(
   const { logger, config } = services;
   const prefetched = new Map<string, unknown>();
   let registry = services.commands;
-  if (run) {
+  // Only over the server's own registry: a test run's registry (`test.run`) is what its commands look for.
+  if (run && services.commands.constructor === CommandRegistry) {
     const watching = new LastStepRegistry(services.commands);
     run.steps = watching;
     registry = watching;
