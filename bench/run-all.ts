@@ -16,6 +16,7 @@ import propertyBench from './property.bench';
 import propertyPostgresBench from './property-postgres.bench';
 import regexBench from './regex.bench';
 import scriptHttpBench from './script-http.bench';
+import runsHistoryBench from './runs-history.bench';
 import throughputBench from './throughput.bench';
 import uploadBench from './upload.bench';
 import { PROJECT_ROOT } from './support/project-root';
@@ -31,6 +32,7 @@ const BENCHMARKS: Record<string, (report: BenchReport) => Promise<void>> = {
   property: propertyBench,
   'property-postgres': propertyPostgresBench,
   regex: regexBench,
+  'runs-history': runsHistoryBench,
   'script-http': scriptHttpBench,
   throughput: throughputBench,
   upload: uploadBench,

@@ -45,7 +45,7 @@ let sent = 0;
  * Runs per second over HTTP. With `newText`, every request's text differs (a comment with a counter), so the
  * server parses each one: the figure without the parsed-pipeline cache.
  */
-async function pipelinesPerSecond(
+export async function pipelinesPerSecond(
   url: string,
   authorization: string,
   seconds: number,

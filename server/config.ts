@@ -18,6 +18,7 @@ import { loadCascadeLimits, type CascadeLimits } from './events/cascade-budget';
 import { loadHistoryBounds } from './store/history-config';
 import type { HistoryBounds } from '../shared/property';
 import { loadRunLimitsConfig, type RunLimitsConfig } from './fairness/run-limits-config';
+import { loadRunHistoryConfig, type RunHistoryConfig } from './runs/run-history-config';
 
 export interface ServerConfig {
   host: string;
@@ -50,6 +51,10 @@ export interface ServerConfig {
   scripts?: ScriptConfig;
   /** Per-user limits of pipeline runs at once and the fair queue (`PIPEWORK_RUNS_*`); defaults when absent. */
   runs?: RunLimitsConfig;
+  /** The run history and async runs (`PIPEWORK_RUNS_HISTORY`, `..._TRACE_SAMPLE`, `PIPEWORK_ASYNC_*`); defaults when absent. */
+  runHistory?: RunHistoryConfig;
+  /** A bearer token that may read `GET /metrics` without signing in (`PIPEWORK_METRICS_TOKEN`). */
+  metricsToken?: string;
   /** The budget of event.listen runs one write may cause (`PIPEWORK_EVENT_CASCADE_*`); defaults when absent. */
   eventCascade?: CascadeLimits;
   /** Property history kept per key (`PIPEWORK_HISTORY_MAX_VERSIONS`, `PIPEWORK_HISTORY_MAX_DAYS`); defaults when absent. */
@@ -118,6 +123,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     keys: loadNamedKeys(env),
     scripts: loadScriptConfig(env),
     runs: loadRunLimitsConfig(env),
+    runHistory: loadRunHistoryConfig(env),
+    metricsToken: env.PIPEWORK_METRICS_TOKEN || undefined,
     eventCascade: loadCascadeLimits(env),
     history: loadHistoryBounds(env),
     httpClient: loadHttpClientConfig(env),

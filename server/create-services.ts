@@ -18,6 +18,8 @@ import { loadDriveConfig } from './drive/drive-config';
 import { MailService, loadMailConfig } from './mail';
 import { createDeliveryService, loadDeliveryConfig } from './delivery';
 import { createSecretService, loadSecretKeyConfig } from './secrets';
+import { createRunService, loadRunHistoryConfig } from './runs';
+import { Metrics } from './metrics/metrics';
 import { startPropertyJobs } from './start-property-jobs';
 import { createPropertyServices } from './store/create-property-services';
 import { registerStepPreparer } from './pipeline/execute-pipeline';
@@ -64,6 +66,19 @@ export async function createServices(
       iam,
       config.secrets ?? loadSecretKeyConfig({}, config.dataDir),
     );
+    const runs = await createRunService(database.sql, config.runHistory ?? loadRunHistoryConfig({}), logger);
+    const metrics = new Metrics({
+      asyncQueueDepth: () => runs.queue.depth,
+      pool: () =>
+        database.kind === 'postgres'
+          ? {
+              total: database.pool.totalCount,
+              idle: database.pool.idleCount,
+              waiting: database.pool.waitingCount,
+            }
+          : null,
+    });
+    runs.recorder.onFinished((run) => metrics.observeRun(run));
     const services: ServerServices = {
       config,
       logger,
@@ -82,7 +97,11 @@ export async function createServices(
       cache: parts.cache,
       scripts: new ScriptPool(config.scripts ?? loadScriptConfig({})),
       runSlots: new RunSlots(config.runs ?? DEFAULT_RUN_LIMITS, config.limits.pipelineMillis),
+      runs,
+      metrics,
     };
+    services.events.subscribe((event) => metrics.observeEvent(event.timestamp));
+    runs.start();
     await startPropertyJobs(services);
     return services;
   } catch (error) {
@@ -94,6 +113,7 @@ export async function createServices(
 /** Stops background work and closes the database. */
 export async function closeServices(services: ServerServices): Promise<void> {
   await services.propertyJobs.stop();
+  await services.runs.close();
   services.iam.close();
   services.runSlots.close();
   void services.scripts.close();

@@ -18,6 +18,8 @@ import type { DriveService } from './drive';
 import type { MailService } from './mail';
 import type { DeliveryService } from './delivery';
 import type { SecretService } from './secrets';
+import type { RunService } from './runs/run-service';
+import type { Metrics } from './metrics/metrics';
 
 export interface ServerServices {
   config: ServerConfig;
@@ -49,4 +51,8 @@ export interface ServerServices {
   secrets: SecretService;
   /** The cache behind `cache.*` (in memory on SQLite; shared through PostgreSQL). */
   cache: CacheStore;
+  /** The run history: every run recorded, async runs, cancel (`server/runs/`). */
+  runs: RunService;
+  /** The measurements `GET /metrics` serves. */
+  metrics: Metrics;
 }

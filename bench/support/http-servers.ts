@@ -16,6 +16,8 @@ import { BENCH_ADMIN_PASSWORD } from './bench-constants';
 const config = loadConfig({
   PIPEWORK_DATA: mkdtempSync(join(tmpdir(), 'pipework-bench-')),
   PIPEWORK_ADMIN_PASSWORD: BENCH_ADMIN_PASSWORD,
+  // The run-history benchmark starts one server with the history off.
+  PIPEWORK_RUNS_HISTORY: process.env.PIPEWORK_RUNS_HISTORY ?? 'on',
 });
 const services = await createServices(config, silentLogger(), { iam: { announce: () => {} } });
 const pipework = createApp(services).listen(0, '127.0.0.1');

@@ -13,11 +13,13 @@ export interface BenchServers {
 }
 
 /** The servers run from a production bundle (as `npm start` runs them), not through the TypeScript loader. */
-export async function startBenchServers(): Promise<BenchServers> {
+/** `env`: more environment for the server process (e.g. `PIPEWORK_RUNS_HISTORY=off`). */
+export async function startBenchServers(env: Record<string, string> = {}): Promise<BenchServers> {
   const bundle = join(PROJECT_ROOT, 'dist/bench/http-servers.mjs');
   await buildServer('bench/support/http-servers.ts', bundle);
   const child: ChildProcess = fork(bundle, [], {
     execArgv: ['--enable-source-maps'],
+    env: { ...process.env, ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const urls = await new Promise<{ pipework: string; bare: string }>((resolve, reject) => {

@@ -11,6 +11,7 @@ import { registerHistoryVerbs } from './verbs-history';
 import { registerPropertyVerbs } from './verbs-properties';
 import { registerPublishVerbs } from './verbs-publish';
 import { registerRunVerbs } from './verbs-run';
+import { registerRunsVerbs } from './verbs-runs';
 import { registerTestVerbs } from './verbs-test';
 
 const EPILOG = `
@@ -46,6 +47,7 @@ export function buildProgram(streams: Streams, setExitCode: (code: number) => vo
     };
   registerAuthVerbs(program, action);
   registerRunVerbs(program, action);
+  registerRunsVerbs(program, action);
   registerCommandVerbs(program, action);
   registerPropertyVerbs(program, action);
   registerHistoryVerbs(program, action);

@@ -9,7 +9,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { isPipeworkError, PipeworkError } from '../../shared/errors';
 import { parsePipeline, type PipelineSourceKind } from '../../shared/pipeline';
-import { runPipeline, type RunResult } from '../../shared/runner';
+import { runPipeline, type Cancellation, type RunResult } from '../../shared/runner';
 import type { TraceStep } from '../../shared/runner/trace';
 import { describeJsonRefusal, isBinaryContent, stringifyBounded } from '../../shared/values';
 import { authorizeCommand } from '../pipeline/authorize-command';
@@ -112,35 +112,49 @@ async function debugRun(
   );
   let result: RunResult;
   try {
-    const cancellation = clientGone(res);
-    result = await services.runSlots.run(res.locals.principal, cancellation, (maxMillis) =>
-      runPipeline(script, {
-        registry: runRegistry,
-        services,
-        principal: res.locals.principal,
-        utilities: utilitiesFor(services),
-        authorize: (principal, contract) => {
-          if (contract.name !== SEED_COMMAND) authorizeCommand(principal, contract);
-        },
-        limits: {
-          maxSteps: services.config.limits.pipelineSteps,
-          maxMillis,
-        },
-        trace: true,
-        request: () => requestScope(req),
-        cancellation,
-        onLog: (entry) =>
-          services.logger[LOG_METHODS[entry.level]](
-            {
-              traceId: res.locals.traceId,
-              command: entry.commandName,
-              step: entry.commandIndex,
-              debugRun: true,
-            },
-            mask.text(entry.message),
-          ),
-      }),
-    );
+    const debugRun = (cancellation: Cancellation) =>
+      services.runSlots.run(res.locals.principal, cancellation, (maxMillis) =>
+        runPipeline(script, {
+          registry: runRegistry,
+          services,
+          principal: res.locals.principal,
+          utilities: utilitiesFor(services),
+          authorize: (principal, contract) => {
+            if (contract.name !== SEED_COMMAND) authorizeCommand(principal, contract);
+          },
+          limits: {
+            maxSteps: services.config.limits.pipelineSteps,
+            maxMillis,
+          },
+          trace: true,
+          request: () => requestScope(req),
+          cancellation,
+          onLog: (entry) =>
+            services.logger[LOG_METHODS[entry.level]](
+              {
+                traceId: res.locals.traceId,
+                command: entry.commandName,
+                step: entry.commandIndex,
+                debugRun: true,
+              },
+              mask.text(entry.message),
+            ),
+        }),
+      );
+    // Recorded like every run (trigger `workbench`), when the history is on; inside the mask, so masked too.
+    result = services.runs.config.enabled
+      ? await services.runs.recorder.record(
+          script,
+          {
+            principal: res.locals.principal,
+            trigger: { kind: 'workbench' },
+            source: { text: request.pipeline, form: request.form },
+            trace: true,
+            cancellation: clientGone(res),
+          },
+          (run) => debugRun(run.cancellation),
+        )
+      : await debugRun(clientGone(res));
   } catch (error) {
     if (isPipeworkError(error) && Array.isArray(error.details.trace)) {
       const trace = attachMessages(withoutSeed(error.details.trace as TraceStep[]), runRegistry.snapshots);

@@ -1,0 +1,134 @@
+/**
+ * The instance's measurements in Prometheus' text format (`GET /metrics`, docs/runs.md): runs by pipeline,
+ * trigger and status, run and step durations, the async queue, HTTP requests, the database pool, event lag,
+ * and the process's own (event loop lag, memory). One registry per instance, so tests can run several.
+ */
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { RunDetail } from '../runs/run-records';
+
+/** Seconds: from a millisecond step to the longest run. */
+const DURATION_BUCKETS = [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 15, 60, 300];
+
+/** What the gauges read when scraped. */
+export interface MetricSources {
+  asyncQueueDepth(): number;
+  /** The PostgreSQL pool's connections, when on PostgreSQL. */
+  pool(): { total: number; idle: number; waiting: number } | null;
+}
+
+export class Metrics {
+  readonly registry = new Registry();
+  private readonly runs: Counter<'pipeline' | 'trigger' | 'status'>;
+  private readonly runSeconds: Histogram<'pipeline' | 'trigger'>;
+  private readonly stepSeconds: Histogram<'command'>;
+  private readonly requests: Counter<'method' | 'route' | 'status'>;
+  private readonly requestSeconds: Histogram<'route'>;
+  private readonly eventLag: Histogram;
+
+  constructor(sources: MetricSources) {
+    const registers = [this.registry];
+    collectDefaultMetrics({ register: this.registry, prefix: 'pipework_' });
+    this.runs = new Counter({
+      name: 'pipework_runs_total',
+      help: 'Finished pipeline runs by pipeline (key, or "inline"), trigger and status.',
+      labelNames: ['pipeline', 'trigger', 'status'],
+      registers,
+    });
+    this.runSeconds = new Histogram({
+      name: 'pipework_run_duration_seconds',
+      help: 'Duration of finished pipeline runs.',
+      labelNames: ['pipeline', 'trigger'],
+      buckets: DURATION_BUCKETS,
+      registers,
+    });
+    this.stepSeconds = new Histogram({
+      name: 'pipework_step_duration_seconds',
+      help: 'Duration of steps, from the runs whose steps were recorded (sampled and failed runs).',
+      labelNames: ['command'],
+      buckets: DURATION_BUCKETS,
+      registers,
+    });
+    new Gauge({
+      name: 'pipework_async_queue_depth',
+      help: 'Async runs waiting on this instance.',
+      registers,
+      collect() {
+        this.set(sources.asyncQueueDepth());
+      },
+    });
+    this.requests = new Counter({
+      name: 'pipework_http_requests_total',
+      help: 'HTTP requests by method, route and status.',
+      labelNames: ['method', 'route', 'status'],
+      registers,
+    });
+    this.requestSeconds = new Histogram({
+      name: 'pipework_http_request_duration_seconds',
+      help: 'Duration of HTTP requests by route.',
+      labelNames: ['route'],
+      buckets: DURATION_BUCKETS,
+      registers,
+    });
+    new Gauge({
+      name: 'pipework_db_pool_connections',
+      help: 'PostgreSQL pool connections by state (absent on SQLite).',
+      labelNames: ['state'],
+      registers,
+      collect() {
+        const pool = sources.pool();
+        if (!pool) return;
+        this.set({ state: 'total' }, pool.total);
+        this.set({ state: 'idle' }, pool.idle);
+        this.set({ state: 'waiting' }, pool.waiting);
+      },
+    });
+    this.eventLag = new Histogram({
+      name: 'pipework_event_lag_seconds',
+      help: 'From an event being written to its delivery to this instance’s listeners.',
+      buckets: DURATION_BUCKETS,
+      registers,
+    });
+  }
+
+  /** A finished run (the run recorder's listener). */
+  observeRun(run: RunDetail): void {
+    const pipeline = run.pipelineKey ?? 'inline';
+    this.runs.inc({ pipeline, trigger: run.trigger.kind, status: run.status });
+    if (run.durationMs !== null) {
+      this.runSeconds.observe({ pipeline, trigger: run.trigger.kind }, run.durationMs / 1000);
+    }
+    for (const step of run.steps ?? [])
+      this.stepSeconds.observe({ command: step.command }, step.durationMs / 1000);
+  }
+
+  observeRequest(method: string, route: string, status: number, seconds: number): void {
+    this.requests.inc({ method, route, status: String(status) });
+    this.requestSeconds.observe({ route }, seconds);
+  }
+
+  observeEvent(timestamp: number): void {
+    this.eventLag.observe(Math.max(0, Date.now() - timestamp) / 1000);
+  }
+
+  text(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+}
+
+/** The route label of a path: a few known shapes, so the label's values stay few. */
+export function routeOf(path: string): string {
+  if (path.startsWith('/api/v3/command')) return '/api/v3/command';
+  if (path === '/api/v3/pipeline/debug') return path;
+  if (path.startsWith('/api/v3/pipeline:')) return '/api/v3/pipeline:<key>';
+  if (path === '/api/v3/pipeline') return path;
+  if (path.startsWith('/api/v3/runs')) return '/api/v3/runs';
+  if (path.startsWith('/api/v3/events')) return '/api/v3/events';
+  if (path.startsWith('/api/')) return '/api/other';
+  if (path.startsWith('/auth/')) return '/auth';
+  if (path === '/metrics' || path === '/healthz' || path === '/readyz') return path;
+  return 'other';
+}
