@@ -37,6 +37,9 @@ beforeAll(async () => {
       PIPEWORK_HTTP_ALLOW_HOSTS: 'localhost, 127.0.0.1',
       PIPEWORK_SMTP_URL: smtp.url,
       PIPEWORK_MAIL_FROM: 'robot@pipework.test',
+      // Every successful run keeps its step trace, and the history is written at once, so both are searched.
+      PIPEWORK_RUNS_TRACE_SAMPLE: '1',
+      PIPEWORK_RUNS_FLUSH_MILLIS: '50',
     },
     logger: createLogger('debug', sink),
   });
@@ -214,5 +217,31 @@ describe('a secret used by mail.send', () => {
       ann,
     );
     expect(codeOf(bearer)).toBe('PARAM_INVALID');
+  });
+});
+
+describe('the run history and the metrics', () => {
+  it('hold no secret value of the runs above', async () => {
+    const marker = `pipeline:\n  - http.get:\n      url: ${listener.url}/echo\n      secret: crm\n  - error: "again #{body.headers.authorization}"\n`;
+    expect((await pipeline(ann, marker)).status).toBe(400);
+    let runs: { id: string; status: string }[] = [];
+    for (let tries = 0; tries < 100; tries++) {
+      const listed = await http(server.url, '/api/v3/runs?limit=100', { auth: ann });
+      expect(listed.status).toBe(200);
+      runs = listed.json.runs ?? listed.json;
+      if (runs.some((run) => run.status === 'failed') && runs.length >= 4) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(runs.length).toBeGreaterThanOrEqual(4);
+    const details = await Promise.all(
+      runs.map((run) => http(server.url, `/api/v3/runs/${run.id}`, { auth: ann })),
+    );
+    const recorded = details.map((detail) => detail.text).join('\n');
+    // The failed run kept its error and the message of its failed step: both masked.
+    expect(recorded).toContain('again Bearer *****');
+    expectNowhere(recorded, TOKEN, PASSWORD, API_KEY);
+    const metrics = await http(server.url, '/metrics', { auth: server.adminAuth });
+    expect(metrics.status).toBe(200);
+    expectNowhere(metrics.text, TOKEN, PASSWORD, API_KEY);
   });
 });
