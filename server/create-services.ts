@@ -18,6 +18,8 @@ import { loadDriveConfig } from './drive/drive-config';
 import { MailService, loadMailConfig } from './mail';
 import { createDeliveryService, loadDeliveryConfig } from './delivery';
 import { startPropertyJobs } from './start-property-jobs';
+import { JobScheduler, openJobStore } from './jobs';
+import { runJob } from './jobs/run-job';
 import { createPropertyServices } from './store/create-property-services';
 import { registerStepPreparer } from './pipeline/execute-pipeline';
 import { uriPrefetcher } from './uri/prefetch-uris';
@@ -58,6 +60,15 @@ export async function createServices(
       () => config.publicUrl ?? `http://${config.host}:${config.port}`,
       logger,
     );
+    const jobStore = await openJobStore(database.sql);
+    const jobs = new JobScheduler({
+      properties: properties.properties,
+      store: jobStore,
+      instance: database.kind === 'postgres' ? database.instanceId : 'local',
+      principalOf: (uuid) => iam.principalByUuid(uuid),
+      run: (job, principal) => runJob(services, job, principal),
+      logger,
+    });
     const services: ServerServices = {
       config,
       logger,
@@ -73,6 +84,7 @@ export async function createServices(
       mail,
       deliveries,
       cache: parts.cache,
+      jobs,
       scripts: new ScriptPool(config.scripts ?? loadScriptConfig({})),
       runSlots: new RunSlots(config.runs ?? DEFAULT_RUN_LIMITS, config.limits.pipelineMillis),
     };
@@ -86,6 +98,7 @@ export async function createServices(
 
 /** Stops background work and closes the database. */
 export async function closeServices(services: ServerServices): Promise<void> {
+  await services.jobs.stop();
   await services.propertyJobs.stop();
   services.iam.close();
   services.runSlots.close();

@@ -17,6 +17,7 @@ import type { CacheStore } from './cache';
 import type { DriveService } from './drive';
 import type { MailService } from './mail';
 import type { DeliveryService } from './delivery';
+import type { JobScheduler } from './jobs';
 
 export interface ServerServices {
   config: ServerConfig;
@@ -46,4 +47,6 @@ export interface ServerServices {
   deliveries: DeliveryService;
   /** The cache behind `cache.*` (in memory on SQLite; shared through PostgreSQL). */
   cache: CacheStore;
+  /** The stored pipelines that start with `job`, run on schedule once per installation. */
+  jobs: JobScheduler;
 }

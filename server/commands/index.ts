@@ -21,12 +21,14 @@ import { scriptCommands } from './script';
 import { sqlCommands } from './sql';
 import { transformCommands } from './transform';
 import { testCommands } from './test';
+import { jobCommands } from './job';
 
 export const serverCommands: CommandDefinition<ServerServices>[] = [
   ...coreCommands,
   ...iamCommands,
   ...propertyCommands,
   ...eventCommands,
+  ...jobCommands,
   ...driveCommands,
   ...mailCommands,
   ...deliveryCommands,
