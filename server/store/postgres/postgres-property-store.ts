@@ -43,6 +43,8 @@ export interface PostgresPropertyStoreOptions {
    * writes commits or rolls back with the change (the event outbox, `server/events/postgres-event-outbox.ts`).
    */
   beforeCommit?: BeforeCommitHook;
+  /** Called after a write that changed something committed (announcing its outbox events). */
+  afterCommit?: () => void;
 }
 
 export type BeforeCommitHook = (
@@ -90,12 +92,16 @@ export class PostgresPropertyStore implements PropertyStore {
   ): Promise<T> {
     const now = this.clock();
     const hook = this.options.beforeCommit;
-    return inTransaction(this.pool, async (client) => {
+    let changedAny = false;
+    const committed = inTransaction(this.pool, async (client) => {
       const result = await work(new PostgresPropertyWrites(client, now));
       const changed = changes(result);
-      if (hook && changed.length > 0) await hook(client, changed, options);
+      changedAny = changed.length > 0;
+      if (hook && changedAny) await hook(client, changed, options);
       return result;
     });
+    const after = this.options.afterCommit;
+    return after ? committed.then((result) => (changedAny && after(), result)) : committed;
   }
 
   private async liveIdOf(key: string): Promise<number> {
