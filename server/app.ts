@@ -3,6 +3,7 @@ import { databaseAnswers } from './db/server-database';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import express, { type RequestHandler } from 'express';
+import { runsRoutes } from './runs/runs-routes';
 import { PipeworkError } from '../shared/errors';
 import { authenticate } from './http/authenticate';
 import { refuseCrossOrigin, refuseWritesOverGet } from './http/browser-request-guard';
@@ -94,6 +95,7 @@ export function createApp(services: ServerServices, options: AppOptions = {}): e
   app.all(PERSISTED_PIPELINE_PATH, caller, methodNotAllowed('POST, PUT'));
   app.post(PIPELINE_DEBUG_PATH, caller, pipelineDebugHandler(services));
   app.get(EVENTS_PATH, caller, eventsHandler(services));
+  app.use(runsRoutes(services, caller));
   app.all(/^\/api\/v3(\/.*)?$/, caller, (req, _res, next) => {
     next(new PipeworkError('NOT_FOUND', `No endpoint ${req.method} ${req.path}.`));
   });

@@ -15,6 +15,7 @@ import { loadListenerConfig, type ListenerConfig } from './http/listener-config'
 import { nonNegativeIntFrom } from './config-env';
 import { loadCascadeLimits, type CascadeLimits } from './events/cascade-budget';
 import { loadRunLimitsConfig, type RunLimitsConfig } from './fairness/run-limits-config';
+import { loadRunHistoryConfig, type RunHistoryConfig } from './runs/run-history-config';
 
 export interface ServerConfig {
   host: string;
@@ -47,6 +48,8 @@ export interface ServerConfig {
   scripts?: ScriptConfig;
   /** Per-user limits of pipeline runs at once and the fair queue (`PIPEWORK_RUNS_*`); defaults when absent. */
   runs?: RunLimitsConfig;
+  /** The run history and async runs (`PIPEWORK_RUNS_HISTORY`, `..._TRACE_SAMPLE`, `PIPEWORK_ASYNC_*`); defaults when absent. */
+  runHistory?: RunHistoryConfig;
   /** The budget of event.listen runs one write may cause (`PIPEWORK_EVENT_CASCADE_*`); defaults when absent. */
   eventCascade?: CascadeLimits;
   /** Outbound HTTP (`http.*`): allowed non-public addresses, timeouts, sizes. */
@@ -110,6 +113,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     keys: loadNamedKeys(env),
     scripts: loadScriptConfig(env),
     runs: loadRunLimitsConfig(env),
+    runHistory: loadRunHistoryConfig(env),
     eventCascade: loadCascadeLimits(env),
     httpClient: loadHttpClientConfig(env),
     limits: {

@@ -17,6 +17,7 @@ import { DriveService } from './drive';
 import { loadDriveConfig } from './drive/drive-config';
 import { MailService, loadMailConfig } from './mail';
 import { createDeliveryService, loadDeliveryConfig } from './delivery';
+import { createRunService, loadRunHistoryConfig } from './runs';
 import { startPropertyJobs } from './start-property-jobs';
 import { JobScheduler, openJobStore } from './jobs';
 import { runJob } from './jobs/run-job';
@@ -69,6 +70,7 @@ export async function createServices(
       run: (job, principal) => runJob(services, job, principal),
       logger,
     });
+    const runs = await createRunService(database.sql, config.runHistory ?? loadRunHistoryConfig({}), logger);
     const services: ServerServices = {
       config,
       logger,
@@ -87,7 +89,9 @@ export async function createServices(
       jobs,
       scripts: new ScriptPool(config.scripts ?? loadScriptConfig({})),
       runSlots: new RunSlots(config.runs ?? DEFAULT_RUN_LIMITS, config.limits.pipelineMillis),
+      runs,
     };
+    runs.start();
     await startPropertyJobs(services);
     return services;
   } catch (error) {
@@ -100,6 +104,7 @@ export async function createServices(
 export async function closeServices(services: ServerServices): Promise<void> {
   await services.jobs.stop();
   await services.propertyJobs.stop();
+  await services.runs.close();
   services.iam.close();
   services.runSlots.close();
   void services.scripts.close();

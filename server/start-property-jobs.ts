@@ -30,7 +30,13 @@ export async function startPropertyJobs(
   const dispatcher = new EventListenDispatcher({
     properties,
     principalOf: (uuid) => iam.principalByUuid(uuid),
-    run: (script, principal) => executePipeline(services, script, { principal, topLevel: true }),
+    run: (script, principal, pipelineKey) =>
+      executePipeline(services, script, {
+        principal,
+        topLevel: true,
+        trigger: { kind: 'event', source: pipelineKey },
+        pipelineKey,
+      }),
     utilities,
     logger,
     coordination: delivery.coordination,

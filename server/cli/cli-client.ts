@@ -108,6 +108,8 @@ async function fetchOnce(settings: CliSettings, path: string, init: SendOptions)
     settings.authorization ?? (settings.session && `Bearer ${await settings.session.token()}`);
   if (authorization) headers.authorization = authorization;
   if (init.contentType) headers['content-type'] = init.contentType;
+  // Runs started by the CLI are recorded with the trigger 'cli' (docs/runs.md).
+  headers['x-pipework-client'] = 'cli';
   try {
     return await fetch(settings.url + path, {
       method: init.method ?? 'GET',

@@ -31,7 +31,7 @@ export interface EventListenDispatcherOptions {
   properties: PropertyService;
   principalOf: (uuid: string) => Promise<Principal | null>;
   /** Runs a pipeline as a principal; resolves when it is done. */
-  run: (script: PipelineScript, principal: Principal) => Promise<unknown>;
+  run: (script: PipelineScript, principal: Principal, pipelineKey: string) => Promise<unknown>;
   utilities: (principal: Principal) => PelUtilities;
   logger: Pick<Logger, 'info' | 'warn' | 'error' | 'debug'>;
   /** The budget of listener runs one write may cause (levels deep, runs in all); default 3 levels, 100 runs. */
@@ -241,7 +241,7 @@ export class EventListenDispatcher {
       const admitted = this.cascades.admit(event, registration.pipelineKey);
       if (!admitted.ok) return logCascadeRefusal(logger, admitted, where);
       await runInEventOrigin(admitted.origin, () =>
-        this.options.run({ ...registration.script, body }, principal),
+        this.options.run({ ...registration.script, body }, principal, registration.pipelineKey),
       );
       logger.debug(where, 'event listener ran');
     } catch (error) {

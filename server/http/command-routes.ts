@@ -3,6 +3,7 @@ import type { Request, RequestHandler } from 'express';
 import { PipeworkError } from '../../shared/errors';
 import type { PipelineScript } from '../../shared/pipeline';
 import type { ServerServices } from '../services';
+import { requestTrigger } from './request-trigger';
 import { executePipeline } from '../pipeline/execute-pipeline';
 import { readCommandRequest } from './request-input';
 import { clientGone, requestScope } from './request-scope';
@@ -106,6 +107,7 @@ export function commandHandler(
       };
       const result = await executePipeline(services, script, {
         principal: options.anonymous ? null : res.locals.principal,
+        trigger: requestTrigger(req, 'http'),
         publicCommand: options.anonymous ? name : undefined,
         request: options.anonymous
           ? () => ({ ...requestScope(req), remoteAddress: req.socket.remoteAddress })

@@ -17,6 +17,9 @@ import { parseJsonBody } from './json-body';
 import { readBody } from './read-body';
 import { clientGone, requestScope } from './request-scope';
 import { sendResult } from './send-result';
+import { sendAsyncStarted } from './async-answer';
+import { asksAsync, requestTrigger } from './request-trigger';
+import { startAsyncRun } from '../runs/async-runs';
 
 export const PERSISTED_PIPELINE_PATH = /^\/api\/v3\/pipeline:(.+)$/;
 
@@ -80,12 +83,20 @@ export function runPersistedPipelineHandler(services: ServerServices): RequestHa
         vars: { ...script.vars, ...varsOf(req) },
         body: await bodyOf(req, services.config.limits.commandBodyBytes, script.body),
       };
-      const result = await executePipeline(services, run, {
+      const options = {
         principal: res.locals.principal,
+        trigger: requestTrigger(req, 'stored', property.key),
+        pipelineKey: property.key,
         request: () => requestScope(req),
         cancellation: clientGone(res),
         traceId: res.locals.traceId,
-      });
+      };
+      if (asksAsync(req)) {
+        const { runId } = await startAsyncRun(services, run, { ...options, request: requestScope(req) });
+        sendAsyncStarted(res, runId);
+        return;
+      }
+      const result = await executePipeline(services, run, options);
       sendResult(res, result.body);
     } catch (error) {
       if (!res.headersSent) req.resume();

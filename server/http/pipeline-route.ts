@@ -9,6 +9,9 @@ import { parsePipelineCached } from '../pipeline/parsed-pipelines';
 import { readBody } from './read-body';
 import { clientGone, requestScope } from './request-scope';
 import { sendResult } from './send-result';
+import { sendAsyncStarted } from './async-answer';
+import { asksAsync, requestTrigger } from './request-trigger';
+import { startAsyncRun } from '../runs/async-runs';
 
 export function pipelineHandler(services: ServerServices): RequestHandler {
   return async (req, res, next) => {
@@ -27,6 +30,7 @@ export function pipelineHandler(services: ServerServices): RequestHandler {
         );
       }
       let script: PipelineScript;
+      let source: { text: string; form: 'yaml' | 'json' | 'uri' } | undefined;
       if (type === 'multipart/form-data') {
         // A `pipeline` part (YAML) and `file` parts, which become the body as a content collection.
         const { files, fields } = await readContentCollection(req, services.config.limits.commandBodyBytes);
@@ -36,15 +40,30 @@ export function pipelineHandler(services: ServerServices): RequestHandler {
           });
         }
         const parsed = parsePipelineCached(fields.pipeline, 'yaml');
+        source = { text: fields.pipeline, form: 'yaml' };
         script = files.length === 0 ? parsed : { ...parsed, body: files };
       } else {
         const text = (await readBody(req, services.config.limits.pipelineBodyBytes)).toString('utf8');
         // The real product's url-encoded form (`datetime=format:dd.MM.YY&set.body=...`); text/plain is our URI.
         script = form ? parsePipelineForm(text) : parsePipelineCached(text, kind);
+        if (!form) source = { text, form: kind };
       }
       const trace = req.query.trace === 'true' || req.query.trace === '';
+      if (asksAsync(req)) {
+        const { runId } = await startAsyncRun(services, script, {
+          principal: res.locals.principal,
+          trigger: requestTrigger(req, 'async'),
+          source,
+          request: requestScope(req),
+          traceId: res.locals.traceId,
+        });
+        sendAsyncStarted(res, runId);
+        return;
+      }
       const result = await executePipeline(services, script, {
         principal: res.locals.principal,
+        trigger: requestTrigger(req, 'http'),
+        source,
         trace,
         request: () => requestScope(req),
         cancellation: clientGone(res),

@@ -2,27 +2,14 @@
 import type { Principal } from '../../shared/auth';
 import type { PipelineScript } from '../../shared/pipeline';
 import { runPipeline, type Cancellation, type RunPipelineOptions, type RunResult } from '../../shared/runner';
+import { LastStepRegistry } from '../runs/last-step-registry';
+import type { ActiveRun } from '../runs/run-recorder';
+import type { RunTrigger } from '../runs/run-trigger';
 import type { ServerServices } from '../services';
 import { authorizeCommand } from './authorize-command';
 import { utilitiesFor } from './pel-utilities';
 
-/** How a run was started: every way a pipeline starts is one of these (issue: one run model). */
-export type RunTriggerKind =
-  | 'http'
-  | 'stored'
-  | 'cli'
-  | 'workbench'
-  | 'pipeline'
-  | 'event'
-  | 'job'
-  | 'webhook'
-  | 'async';
-
-export interface RunTrigger {
-  kind: RunTriggerKind;
-  /** What started it, where there is a name: the job's pipeline key, the webhook's uid, the listener's key. */
-  source?: string;
-}
+export type { RunTrigger, RunTriggerKind } from '../runs/run-trigger';
 
 export interface ExecuteOptions {
   principal: Principal | null;
@@ -42,6 +29,14 @@ export interface ExecuteOptions {
   topLevel?: boolean;
   /** The one command a caller without credentials may run (the public token commands). */
   publicCommand?: string;
+  /** The run's id when it was handed out before the run (async runs: `startAsyncRun`). */
+  runId?: string;
+  /** The run that started this one, when not the run this code runs inside (a re-run: the run it repeats). */
+  parentRunId?: string;
+  /** The pipeline's text, kept in the run history so an inline run can be repeated. */
+  source?: { text: string; form: 'yaml' | 'json' | 'uri' };
+  /** Keep the final body in the run history (async runs: what a poller fetches). */
+  keepOutput?: boolean;
 }
 
 /** Builds a run's `prepareStep` over its own table of prefetched URIs (`server/uri/prefetch-uris.ts`). */
@@ -67,12 +62,28 @@ export function executePipeline(
   script: PipelineScript,
   options: ExecuteOptions,
 ): Promise<RunResult> {
+  const runs = services.runs;
+  // Async runs are always recorded (their poller reads the record); the others when the history is on.
+  if (!runs || (!runs.config.enabled && options.runId === undefined))
+    return schedule(services, script, options);
+  return runs.recorder.record(script, options, (run) => schedule(services, script, options, run));
+}
+
+function schedule(
+  services: ServerServices,
+  script: PipelineScript,
+  options: ExecuteOptions,
+  run?: ActiveRun,
+): Promise<RunResult> {
+  const recorded: ExecuteOptions = run
+    ? { ...options, trace: run.traced, cancellation: run.cancellation }
+    : options;
   if (options.topLevel) {
-    return services.runSlots.run(options.principal, options.cancellation, (maxMillis) =>
-      runOnServer(services, script, options, maxMillis),
+    return services.runSlots.run(options.principal, recorded.cancellation, (maxMillis) =>
+      runOnServer(services, script, recorded, maxMillis, run),
     );
   }
-  return runOnServer(services, script, options, services.config.limits.pipelineMillis);
+  return runOnServer(services, script, recorded, services.config.limits.pipelineMillis, run);
 }
 
 function runOnServer(
@@ -80,11 +91,18 @@ function runOnServer(
   script: PipelineScript,
   options: ExecuteOptions,
   maxMillis: number,
+  run?: ActiveRun,
 ): Promise<RunResult> {
   const { logger, config } = services;
   const prefetched = new Map<string, unknown>();
+  let registry = services.commands;
+  if (run) {
+    const watching = new LastStepRegistry(services.commands);
+    run.steps = watching;
+    registry = watching;
+  }
   return runPipeline(script, {
-    registry: services.commands,
+    registry,
     services,
     principal: options.principal,
     utilities: utilitiesFor(services, prefetched),

@@ -109,6 +109,8 @@ export async function runStoredPipeline(
     try {
       const result = await executePipeline(ctx.services, run, {
         principal: runAs,
+        trigger: { kind: 'pipeline', source: key },
+        pipelineKey: key,
         cancellation: cancellationOf(ctx.abortSignal()),
       });
       return result.body;

@@ -1,0 +1,59 @@
+/**
+ * What never goes into the run history: values of parameters, vars and headers named like secrets, and
+ * anything a registered redactor recognises (the secrets store adds one for its values).
+ */
+
+/** Names whose values are replaced: passwords, secrets, tokens, credentials, API keys, Authorization. */
+const SECRET_NAME =
+  /pass(word|wd)?|pwd|secret|token|credential|authori[sz]ation|api[-_]?key|private[-_]?key|cookie/i;
+
+export const REDACTED = '***';
+
+/** A further rule: given a string value, returns it with what must not be kept replaced. */
+export type StringRedactor = (text: string) => string;
+
+const stringRedactors: StringRedactor[] = [];
+
+/** Adds a rule for string values (e.g. the secrets store masking its values wherever they appear). */
+export function addStringRedactor(redactor: StringRedactor): () => void {
+  stringRedactors.push(redactor);
+  return () => {
+    const i = stringRedactors.indexOf(redactor);
+    if (i >= 0) stringRedactors.splice(i, 1);
+  };
+}
+
+function redactString(text: string): string {
+  let out = text;
+  for (const redactor of stringRedactors) out = redactor(out);
+  return out;
+}
+
+/** `name: value` / `name=value` with a secret-like name, in pipeline text (YAML, JSON, URI). */
+const SECRET_IN_TEXT =
+  /((?:pass(?:word|wd)?|pwd|secret|token|credential|authori[sz]ation|api[-_]?key|private[-_]?key|cookie)[\w-]*["']?\s*[:=]\s*)("[^"\n]*"|'[^'\n]*'|[^\s,}&]+)/gi;
+
+/** Pipeline text with the values written after secret-like names replaced (and the string rules applied). */
+export function redactText(text: string): string {
+  return redactString(text.replace(SECRET_IN_TEXT, `$1${REDACTED}`));
+}
+
+/** Whether a parameter, var or header of this name holds a secret. */
+export function isSecretName(name: string): boolean {
+  return SECRET_NAME.test(name);
+}
+
+/**
+ * A copy of a JSON-like value (as the trace records it) with secret-named members replaced by `***`.
+ * Values are already bounded by the trace, so the walk is bounded too.
+ */
+export function redact(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return stringRedactors.length === 0 ? value : redactString(value);
+  if (value === null || typeof value !== 'object' || depth > 64) return value;
+  if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    out[key] = isSecretName(key) && item !== null && item !== undefined ? REDACTED : redact(item, depth + 1);
+  }
+  return out;
+}

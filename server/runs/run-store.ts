@@ -1,0 +1,221 @@
+/** The run history, written once for SQLite and PostgreSQL through the SQL port. */
+import { run, type SqlPort, type SqlSteps } from '../db/sql';
+import type { RunTriggerKind } from './run-trigger';
+import type { RunDetail, RunError, RunStatus, RunSummary } from './run-records';
+
+interface RunRow {
+  id: string;
+  pipeline_key: string | null;
+  pipeline_hash: string;
+  trigger_kind: string;
+  trigger_source: string | null;
+  parent_id: string | null;
+  username: string | null;
+  user_uuid: string | null;
+  status: string;
+  created: number | string;
+  started: number | string | null;
+  finished: number | string | null;
+  duration_ms: number | string | null;
+  steps_executed: number | string | null;
+  error_json: string | null;
+  instance: string;
+  detail_json?: string;
+}
+
+/** What the list may be filtered by (every field optional; all given ones must hold). */
+export interface RunFilter {
+  /** Only this user's runs (everyone's when absent: admins). */
+  userUuid?: string;
+  pipelineKey?: string;
+  status?: RunStatus;
+  trigger?: RunTriggerKind;
+  username?: string;
+  /** Created at or after / before (epoch millis). */
+  from?: number;
+  to?: number;
+  /** Text in the run's input or error (case-insensitive). */
+  text?: string;
+  parentId?: string;
+  limit: number;
+  offset: number;
+}
+
+/** The part of a detail kept as JSON text. */
+type DetailJson = Pick<RunDetail, 'source' | 'input' | 'output' | 'steps' | 'resume'>;
+
+const SUMMARY_COLUMNS = `id, pipeline_key, pipeline_hash, trigger_kind, trigger_source, parent_id, username,
+  user_uuid, status, created, started, finished, duration_ms, steps_executed, error_json, instance`;
+
+const num = (v: number | string | null): number | null => (v === null ? null : Number(v));
+
+function summaryOf(row: RunRow): RunSummary {
+  return {
+    id: row.id,
+    pipelineKey: row.pipeline_key,
+    pipelineHash: row.pipeline_hash,
+    trigger: {
+      kind: row.trigger_kind as RunTriggerKind,
+      ...(row.trigger_source === null ? {} : { source: row.trigger_source }),
+    },
+    parentId: row.parent_id,
+    username: row.username,
+    userUuid: row.user_uuid,
+    status: row.status as RunStatus,
+    created: Number(row.created),
+    started: num(row.started),
+    finished: num(row.finished),
+    durationMs: num(row.duration_ms),
+    stepsExecuted: num(row.steps_executed),
+    error: row.error_json === null ? null : (JSON.parse(row.error_json) as RunError),
+    instance: row.instance,
+  };
+}
+
+/** Which pipeline a run counts against for retention and limits: its key, or its inline text's hash. */
+export function pipelineRefOf(run: Pick<RunSummary, 'pipelineKey' | 'pipelineHash'>): string {
+  return run.pipelineKey ?? `inline:${run.pipelineHash}`;
+}
+
+/** What is written of a run: its detail and the text its search looks in. */
+export interface RunWrite {
+  run: RunDetail;
+  searchText: string;
+}
+
+function* upsert(write: RunWrite): SqlSteps<void> {
+  const r = write.run;
+  const detail: DetailJson = {
+    source: r.source,
+    input: r.input,
+    output: r.output,
+    steps: r.steps,
+    resume: r.resume,
+  };
+  yield* run(
+    `INSERT INTO pipeline_run (id, pipeline_ref, pipeline_key, pipeline_hash, trigger_kind, trigger_source,
+       parent_id, username, user_uuid, status, created, started, finished, duration_ms, steps_executed,
+       error_json, search_text, instance, detail_json)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
+     ON CONFLICT (id) DO UPDATE SET status = excluded.status, started = excluded.started,
+       finished = excluded.finished, duration_ms = excluded.duration_ms,
+       steps_executed = excluded.steps_executed, error_json = excluded.error_json,
+       search_text = excluded.search_text, instance = excluded.instance, detail_json = excluded.detail_json`,
+    [
+      r.id,
+      pipelineRefOf(r),
+      r.pipelineKey,
+      r.pipelineHash,
+      r.trigger.kind,
+      r.trigger.source ?? null,
+      r.parentId,
+      r.username,
+      r.userUuid,
+      r.status,
+      r.created,
+      r.started,
+      r.finished,
+      r.durationMs,
+      r.stepsExecuted,
+      r.error === null ? null : JSON.stringify(r.error),
+      write.searchText,
+      r.instance,
+      JSON.stringify(detail),
+    ],
+  );
+}
+
+export class RunStore {
+  constructor(private readonly sql: SqlPort) {}
+
+  /** Writes runs (new or changed) in one transaction. */
+  async write(writes: readonly RunWrite[]): Promise<void> {
+    if (writes.length === 0) return;
+    await this.sql.transaction(function* () {
+      for (const write of writes) yield* upsert(write);
+    });
+  }
+
+  async get(id: string): Promise<RunDetail | undefined> {
+    const row = await this.sql.get<RunRow>(
+      `SELECT ${SUMMARY_COLUMNS}, detail_json FROM pipeline_run WHERE id = $1`,
+      [id],
+    );
+    if (!row) return undefined;
+    const detail = JSON.parse(row.detail_json!) as DetailJson;
+    return { ...summaryOf(row), ...detail };
+  }
+
+  /** Runs matching the filter, newest first, with how many match in all. */
+  async list(filter: RunFilter): Promise<{ runs: RunSummary[]; total: number }> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    const add = (sql: string, value: unknown): void => {
+      params.push(value);
+      where.push(sql.replace('?', `$${params.length}`));
+    };
+    if (filter.userUuid !== undefined) add('user_uuid = ?', filter.userUuid);
+    if (filter.pipelineKey !== undefined) add('pipeline_key = ?', filter.pipelineKey);
+    if (filter.status !== undefined) add('status = ?', filter.status);
+    if (filter.trigger !== undefined) add('trigger_kind = ?', filter.trigger);
+    if (filter.username !== undefined) add('username = ?', filter.username);
+    if (filter.parentId !== undefined) add('parent_id = ?', filter.parentId);
+    if (filter.from !== undefined) add('created >= ?', filter.from);
+    if (filter.to !== undefined) add('created < ?', filter.to);
+    if (filter.text !== undefined && filter.text !== '') {
+      const escaped = filter.text.replace(/[\\%_]/g, (c) => `\\${c}`);
+      add(`search_text ${this.sql.dialect.likeIgnoringCase} ? ESCAPE '\\'`, `%${escaped}%`);
+    }
+    const clause = where.length === 0 ? '' : `WHERE ${where.join(' AND ')}`;
+    const count = await this.sql.get<{ n: number | string }>(
+      `SELECT COUNT(*) AS n FROM pipeline_run ${clause}`,
+      params,
+    );
+    const rows = await this.sql.all<RunRow>(
+      `SELECT ${SUMMARY_COLUMNS} FROM pipeline_run ${clause} ORDER BY created DESC, id DESC
+       LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+      [...params, filter.limit, filter.offset],
+    );
+    return { runs: rows.map(summaryOf), total: Number(count?.n ?? 0) };
+  }
+
+  /** Marks a queued or running run to be cancelled by the instance that runs it; false when finished. */
+  async requestCancel(id: string): Promise<boolean> {
+    const result = await this.sql.run(
+      `UPDATE pipeline_run SET cancel_requested = 1 WHERE id = $1 AND status IN ('queued', 'running')`,
+      [id],
+    );
+    return result.changes > 0;
+  }
+
+  /** Of these run ids, the ones someone asked to cancel. */
+  async cancelRequested(ids: readonly string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const placeholders = ids.map((_, i) => `$${i + 1}`).join(', ');
+    const rows = await this.sql.all<{ id: string }>(
+      `SELECT id FROM pipeline_run WHERE cancel_requested = 1 AND id IN (${placeholders})`,
+      ids,
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /**
+   * Retention: deletes finished runs older than `maxAgeMillis` and, per pipeline, all but the newest
+   * `keepPerPipeline` finished runs. Returns how many were deleted.
+   */
+  async prune(now: number, maxAgeMillis: number, keepPerPipeline: number): Promise<number> {
+    const old = await this.sql.run(
+      `DELETE FROM pipeline_run WHERE created < $1 AND status IN ('succeeded', 'failed', 'cancelled')`,
+      [now - maxAgeMillis],
+    );
+    const extra = await this.sql.run(
+      `DELETE FROM pipeline_run WHERE id IN (
+         SELECT id FROM (
+           SELECT id, ROW_NUMBER() OVER (PARTITION BY pipeline_ref ORDER BY created DESC, id DESC) AS n
+           FROM pipeline_run WHERE status IN ('succeeded', 'failed', 'cancelled')
+         ) ranked WHERE n > $1)`,
+      [keepPerPipeline],
+    );
+    return old.changes + extra.changes;
+  }
+}
