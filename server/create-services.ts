@@ -21,6 +21,7 @@ import { createRunService, loadRunHistoryConfig } from './runs';
 import { startPropertyJobs } from './start-property-jobs';
 import { JobScheduler, openJobStore } from './jobs';
 import { runJob } from './jobs/run-job';
+import { openWebhookStore } from './webhooks';
 import { createPropertyServices } from './store/create-property-services';
 import { registerStepPreparer } from './pipeline/execute-pipeline';
 import { uriPrefetcher } from './uri/prefetch-uris';
@@ -87,6 +88,7 @@ export async function createServices(
       deliveries,
       cache: parts.cache,
       jobs,
+      webhooks: await openWebhookStore(database.sql),
       scripts: new ScriptPool(config.scripts ?? loadScriptConfig({})),
       runSlots: new RunSlots(config.runs ?? DEFAULT_RUN_LIMITS, config.limits.pipelineMillis),
       runs,

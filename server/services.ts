@@ -18,6 +18,7 @@ import type { DriveService } from './drive';
 import type { MailService } from './mail';
 import type { DeliveryService } from './delivery';
 import type { JobScheduler } from './jobs';
+import type { WebhookStore } from './webhooks';
 import type { RunService } from './runs/run-service';
 
 export interface ServerServices {
@@ -50,6 +51,8 @@ export interface ServerServices {
   cache: CacheStore;
   /** The stored pipelines that start with `job`, run on schedule once per installation. */
   jobs: JobScheduler;
+  /** Webhooks (`webhook.*` and the public receive route), shared by every instance. */
+  webhooks: WebhookStore;
   /** The run history: every run recorded, async runs, cancel (`server/runs/`). */
   runs: RunService;
 }

@@ -22,6 +22,7 @@ import { sqlCommands } from './sql';
 import { transformCommands } from './transform';
 import { testCommands } from './test';
 import { jobCommands } from './job';
+import { webhookCommands } from './webhook';
 
 export const serverCommands: CommandDefinition<ServerServices>[] = [
   ...coreCommands,
@@ -29,6 +30,7 @@ export const serverCommands: CommandDefinition<ServerServices>[] = [
   ...propertyCommands,
   ...eventCommands,
   ...jobCommands,
+  ...webhookCommands,
   ...driveCommands,
   ...mailCommands,
   ...deliveryCommands,
