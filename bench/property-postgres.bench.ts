@@ -14,7 +14,7 @@ import pg from 'pg';
 import type { PropertyStore } from '../shared/property';
 import { openDatabase, type SqliteDatabase } from '../server/db';
 import { SqlitePropertyStore } from '../server/store';
-import { migrateEventOutbox, outboxWriter } from '../server/events/postgres-event-outbox';
+import { OutboxAnnouncer, migrateEventOutbox, outboxWriter } from '../server/events/postgres-event-outbox';
 import { PostgresPropertyStore } from '../server/store/postgres/postgres-property-store';
 import { postgresMissingReason, startTestPostgres } from '../server/testing/postgres';
 import { type BenchReport, median } from './bench-report';
@@ -164,11 +164,16 @@ async function benchStores(report: BenchReport, pgStore: PropertyStore, sqliteSt
 
 /**
  * The server's own write path on PostgreSQL: each write also puts its event into the outbox, in its
- * transaction, under the lock that keeps event ids in commit order. Against the same store without it.
+ * transaction (no common lock), and announces it after the commit (coalesced NOTIFY). Against the same store
+ * without it.
  */
 async function benchOutbox(report: BenchReport, pool: pg.Pool, plain: PropertyStore) {
   await migrateEventOutbox(pool);
-  const withOutbox = await PostgresPropertyStore.open(pool, { beforeCommit: outboxWriter() });
+  const announcer = new OutboxAnnouncer(pool, (error) => console.error(error));
+  const withOutbox = await PostgresPropertyStore.open(pool, {
+    beforeCommit: outboxWriter({ notify: 'none' }),
+    afterCommit: () => announcer.announce(),
+  });
   let n = 0;
   const update = (store: PropertyStore, i: number) =>
     store.update(`global/app/app-${String(i % 99).padStart(3, '0')}/order/${pad((i * 11) % 1_000)}`, {

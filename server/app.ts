@@ -24,6 +24,7 @@ import { deliveryPageRoutes } from './http/delivery-page-route';
 import { EVENTS_PATH, eventsHandler } from './http/events-route';
 import { schemaHandler } from './http/schema-route';
 import { tokenRoutes } from './http/token-routes';
+import { WEBHOOK_RECEIVE_PATHS, webhookReceiveHandler } from './http/webhook-route';
 import { traceRequests } from './http/trace-id';
 import { webApp } from './http/web-app';
 import type { ServerServices } from './services';
@@ -78,6 +79,7 @@ export function createApp(services: ServerServices, options: AppOptions = {}): e
   const streamedAttachments = attachmentStreamHandler(services);
   const streamedDrive = driveStreamHandler(services);
   const publicTokens = publicTokenCommandHandler(services);
+  app.all(WEBHOOK_RECEIVE_PATHS, webhookReceiveHandler(services)); // public: the token opens it
   app.get(
     COMMAND_PATH,
     schemaHandler(services),

@@ -21,6 +21,9 @@ import { createSecretService, loadSecretKeyConfig } from './secrets';
 import { createRunService, loadRunHistoryConfig } from './runs';
 import { Metrics } from './metrics/metrics';
 import { startPropertyJobs } from './start-property-jobs';
+import { JobScheduler, openJobStore } from './jobs';
+import { runJob } from './jobs/run-job';
+import { openWebhookStore } from './webhooks';
 import { createPropertyServices } from './store/create-property-services';
 import { registerStepPreparer } from './pipeline/execute-pipeline';
 import { uriPrefetcher } from './uri/prefetch-uris';
@@ -66,6 +69,15 @@ export async function createServices(
       iam,
       config.secrets ?? loadSecretKeyConfig({}, config.dataDir),
     );
+    const jobStore = await openJobStore(database.sql);
+    const jobs = new JobScheduler({
+      properties: properties.properties,
+      store: jobStore,
+      instance: database.kind === 'postgres' ? database.instanceId : 'local',
+      principalOf: (uuid) => iam.principalByUuid(uuid),
+      run: (job, principal) => runJob(services, job, principal),
+      logger,
+    });
     const runs = await createRunService(database.sql, config.runHistory ?? loadRunHistoryConfig({}), logger);
     const metrics = new Metrics({
       asyncQueueDepth: () => runs.queue.depth,
@@ -95,6 +107,8 @@ export async function createServices(
       deliveries,
       secrets,
       cache: parts.cache,
+      jobs,
+      webhooks: await openWebhookStore(database.sql),
       scripts: new ScriptPool(config.scripts ?? loadScriptConfig({})),
       runSlots: new RunSlots(config.runs ?? DEFAULT_RUN_LIMITS, config.limits.pipelineMillis),
       runs,
@@ -112,6 +126,7 @@ export async function createServices(
 
 /** Stops background work and closes the database. */
 export async function closeServices(services: ServerServices): Promise<void> {
+  await services.jobs.stop();
   await services.propertyJobs.stop();
   await services.runs.close();
   services.iam.close();

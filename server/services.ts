@@ -18,6 +18,8 @@ import type { DriveService } from './drive';
 import type { MailService } from './mail';
 import type { DeliveryService } from './delivery';
 import type { SecretService } from './secrets';
+import type { JobScheduler } from './jobs';
+import type { WebhookStore } from './webhooks';
 import type { RunService } from './runs/run-service';
 import type { Metrics } from './metrics/metrics';
 
@@ -51,6 +53,10 @@ export interface ServerServices {
   secrets: SecretService;
   /** The cache behind `cache.*` (in memory on SQLite; shared through PostgreSQL). */
   cache: CacheStore;
+  /** The stored pipelines that start with `job`, run on schedule once per installation. */
+  jobs: JobScheduler;
+  /** Webhooks (`webhook.*` and the public receive route), shared by every instance. */
+  webhooks: WebhookStore;
   /** The run history: every run recorded, async runs, cancel (`server/runs/`). */
   runs: RunService;
   /** The measurements `GET /metrics` serves. */

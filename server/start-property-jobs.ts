@@ -1,5 +1,5 @@
 /**
- * Starts the property store's background jobs (TTL cleanup, event.listen dispatch) once every service exists:
+ * Starts the property store's background jobs (TTL cleanup, event.listen dispatch, pipeline jobs) once every service exists:
  * they run pipelines, which need them all. Part of the composition root, beside `create-services.ts`.
  */
 import { CascadeBudget, DEFAULT_CASCADE_LIMITS } from './events/cascade-budget';
@@ -50,7 +50,13 @@ export async function startPropertyJobs(
     cascades: new CascadeBudget(services.config.eventCascade ?? DEFAULT_CASCADE_LIMITS),
   });
   propertyJobs.dispatcher = dispatcher;
-  propertyJobs.ready = dispatcher.start().catch((error: unknown) => {
-    logger.error({ err: error }, 'event listeners could not be indexed');
+  const jobsIndexed = services.jobs.start().catch((error: unknown) => {
+    logger.error({ err: error }, 'pipeline jobs could not be indexed');
   });
+  propertyJobs.ready = Promise.all([
+    dispatcher.start().catch((error: unknown) => {
+      logger.error({ err: error }, 'event listeners could not be indexed');
+    }),
+    jobsIndexed,
+  ]).then(() => undefined);
 }

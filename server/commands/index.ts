@@ -23,12 +23,16 @@ import { scriptCommands } from './script';
 import { sqlCommands } from './sql';
 import { transformCommands } from './transform';
 import { testCommands } from './test';
+import { jobCommands } from './job';
+import { webhookCommands } from './webhook';
 
 export const serverCommands: CommandDefinition<ServerServices>[] = [
   ...coreCommands,
   ...iamCommands,
   ...propertyCommands,
   ...eventCommands,
+  ...jobCommands,
+  ...webhookCommands,
   ...driveCommands,
   ...mailCommands,
   ...deliveryCommands,

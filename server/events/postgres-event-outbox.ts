@@ -1,10 +1,13 @@
 /**
  * The event outbox on PostgreSQL: each property write inserts its events into `event_outbox` inside its own
  * transaction (the store's `beforeCommit` hook), so an event exists exactly when its change committed, and
- * every instance's relay (`postgres-event-relay.ts`) reads them from there. Ids are installation-wide and
- * commit in id order: the writer takes one global transaction-level advisory lock just before inserting, held
- * until COMMIT, so a reader that has seen id n never sees a smaller id appear later (no gaps behind a cursor).
- * It also orders events per key as their writes committed, since a write locks its row before that lock.
+ * every instance's relay (`postgres-event-relay.ts`) reads them from there. Ids are installation-wide but
+ * writers take no common lock, so ids need not commit in id order: a reader may see id n+1 while n is still
+ * in flight. The relay therefore delivers only an unbroken run of ids and waits at a gap until every
+ * transaction that was in flight when it saw the gap has ended (`outboxSnapshot`): then the gap is filled
+ * or never will be (a rollback). Events of one key still come in the order their writes committed, since a
+ * write locks its property row before it takes its event ids. The NOTIFY is sent after the write commits
+ * (`announceOutbox`), outside the transaction: a NOTIFY in it would serialize every commit of the database.
  */
 import type { Pool, PoolClient } from 'pg';
 import type { PropertyChange, WriteOptions } from '../../shared/property';
@@ -16,9 +19,6 @@ import { propertyChangeEvents } from './property-change-events';
 
 /** The NOTIFY channel the outbox announces new events on (payload: the highest new id). */
 export const EVENTS_CHANNEL = 'pipework_events';
-
-/** The advisory lock that orders outbox inserts (one per database). */
-const OUTBOX_LOCK = "hashtext('pipework.event_outbox')";
 
 /**
  * The events module's tables: the outbox, the claims that make an `event.listen` run once per installation,
@@ -69,6 +69,12 @@ export interface OutboxWriterOptions {
   clock?: () => number;
   /** Default `EVENTS_CHANNEL`. */
   channel?: string;
+  /**
+   * `commit` (default): NOTIFY in the write's transaction, sent when it commits (every such commit then waits
+   * for the database's one notification lock: for occasional writers, e.g. the sync bridge's worker).
+   * `none`: the caller announces after the commit (`OutboxAnnouncer`), as the server's store does.
+   */
+  notify?: 'commit' | 'none';
 }
 
 /**
@@ -78,19 +84,21 @@ export interface OutboxWriterOptions {
 export function outboxWriter(options: OutboxWriterOptions = {}): BeforeCommitHook {
   const clock = options.clock ?? Date.now;
   const channel = options.channel ?? EVENTS_CHANNEL;
+  const notify = options.notify ?? 'commit';
   return async (client: PoolClient, changes: readonly PropertyChange[], write: WriteOptions) => {
     const events = propertyChangeEvents(changes, write.actor);
     if (events.length === 0) return;
-    await client.query(`SELECT pg_advisory_xact_lock(${OUTBOX_LOCK})`);
     const origin = currentEventOrigin();
-    // Inserted and announced in one statement: the payload is the highest new id, sent when the write commits.
+    // With `commit`, inserted and announced in one statement: the payload is the highest new id.
+    const announce =
+      notify === 'commit' ? 'SELECT pg_notify($6, max(id)::text) FROM inserted' : 'SELECT $6::text';
     await client.query(
       `WITH inserted AS (
          INSERT INTO event_outbox (event_key, payload, timestamp, depth, actor, cascade)
          SELECT event_key, payload, $3::bigint, $4::integer, actor, $7::text
          FROM unnest($1::text[], $2::text[], $5::text[]) WITH ORDINALITY AS e (event_key, payload, actor, n)
          ORDER BY n RETURNING id)
-       SELECT pg_notify($6, max(id)::text) FROM inserted`,
+       ${announce}`,
       [
         events.map((e) => e.eventKey),
         events.map((e) => JSON.stringify(e.payload)),
@@ -139,6 +147,51 @@ export async function outboxEventsAfter(
     [after, limit],
   );
   return result.rows.map(toEvent);
+}
+
+/**
+ * The current snapshot's bounds as text (`xid8`): `xmin`, the oldest transaction still in flight, and `xmax`,
+ * the first not yet begun. Once a later `xmin` reaches an earlier `xmax`, every transaction that was in flight
+ * at the earlier one has ended.
+ */
+export async function outboxSnapshot(db: Pool | PoolClient): Promise<{ xmin: bigint; xmax: bigint }> {
+  const result = await db.query<{ xmin: string; xmax: string }>(
+    `SELECT pg_snapshot_xmin(s)::text AS xmin, pg_snapshot_xmax(s)::text AS xmax FROM pg_current_snapshot() AS s`,
+  );
+  const row = result.rows[0]!;
+  return { xmin: BigInt(row.xmin), xmax: BigInt(row.xmax) };
+}
+
+/**
+ * Announces new outbox events to every instance after writes committed: one NOTIFY at a time, and one more
+ * after it for everything announced meanwhile, so a burst of writes costs a few notifications, not one each.
+ */
+export class OutboxAnnouncer {
+  private sending = false;
+  private again = false;
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly onError: (error: unknown) => void,
+    private readonly channel = EVENTS_CHANNEL,
+  ) {}
+
+  announce(): void {
+    if (this.sending) {
+      this.again = true;
+      return;
+    }
+    this.sending = true;
+    this.again = false;
+    this.pool
+      // Not waiting for its own commit to reach the disk: a lost notification only delays (the relays poll).
+      .query("SELECT set_config('synchronous_commit', 'off', true), pg_notify($1, $2)", [this.channel, ''])
+      .catch(this.onError)
+      .finally(() => {
+        this.sending = false;
+        if (this.again) this.announce();
+      });
+  }
 }
 
 /** The highest id in the outbox (0 when empty): where a relay starting now begins. */

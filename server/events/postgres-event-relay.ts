@@ -4,8 +4,12 @@
  * delivers them to its local `EventBus` with the outbox id as the event id, so SSE ids mean the same event on
  * every instance. It reads after each NOTIFY, after the listening connection came back (the notifications
  * sent meanwhile are lost, the rows are not), and every `pollMs` as a safety net. A cursor (the last id
- * delivered) makes every event arrive once, in commit order. It is also the bus's history: SSE clients resume
- * from `Last-Event-ID` on any instance, as far back as the outbox keeps events.
+ * delivered) makes every event arrive once, in id order. Writers take no common lock, so a smaller id may
+ * commit after a larger one: the relay delivers only up to the first missing id, notes the snapshot bound
+ * (`xmax`) of that read, and passes the gap only once every transaction in flight then has ended (a later
+ * `xmin` at or past it) and a read after that still lacks the id (a rollback, or ids lost in a crash).
+ * It is also the bus's history: SSE clients resume from `Last-Event-ID` on any instance, as far back as the
+ * outbox keeps events.
  */
 import type { Pool } from 'pg';
 import type { PostgresNotifications } from '../db/postgres-notifications';
@@ -16,6 +20,7 @@ import {
   migrateEventOutbox,
   outboxEventsAfter,
   outboxHead,
+  outboxSnapshot,
   pruneOutbox,
 } from './postgres-event-outbox';
 
@@ -38,6 +43,16 @@ export interface PostgresEventRelayOptions {
 /** Wait before retrying after a failed read (the database may be restarting). */
 const RETRY_MS = 1_000;
 
+/** Waits before reading a gap again: short first (a commit is usually a moment away), then longer. */
+const GAP_RECHECK_MS = [5, 20, 50, 100, 250];
+
+/** A missing id the relay waits at: ids up to `upTo` may still come from transactions begun before `xmax`. */
+interface GapWait {
+  xmax: bigint;
+  upTo: number;
+  rechecks: number;
+}
+
 export class PostgresEventRelay implements EventHistory {
   private last: number;
   private reading: Promise<void> | undefined;
@@ -46,6 +61,8 @@ export class PostgresEventRelay implements EventHistory {
   private unlisten: () => void = () => undefined;
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly batchSize: number;
+  private gap: GapWait | undefined;
+  private gapTimer: NodeJS.Timeout | undefined;
 
   private constructor(
     private readonly options: PostgresEventRelayOptions,
@@ -120,6 +137,7 @@ export class PostgresEventRelay implements EventHistory {
     this.unlisten();
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
+    clearTimeout(this.gapTimer);
     await this.idle();
   }
 
@@ -131,15 +149,47 @@ export class PostgresEventRelay implements EventHistory {
   }
 
   private async deliverNew(): Promise<void> {
+    const { pool } = this.options;
     for (;;) {
-      const events = await outboxEventsAfter(this.options.pool, this.last, this.batchSize);
+      // Ids up to `passable` that are still missing will never come: every writer that could hold one has ended.
+      const waiting = this.gap;
+      const passable =
+        waiting && (await outboxSnapshot(pool)).xmin >= waiting.xmax ? waiting.upTo : this.last;
+      const events = await outboxEventsAfter(pool, this.last, this.batchSize);
       if (this.closed) return;
+      let stopped: PipeworkEvent | undefined;
       for (const event of events) {
+        if (event.id !== this.last + 1 && event.id - 1 > passable) {
+          stopped = event;
+          break;
+        }
         this.options.bus.deliver(event);
         this.last = event.id;
       }
+      if (stopped) {
+        if (!waiting || passable >= waiting.upTo) {
+          const { xmax } = await outboxSnapshot(pool);
+          this.gap = { xmax, upTo: events.at(-1)!.id, rechecks: 0 };
+        }
+        this.recheckGap();
+        return;
+      }
+      this.gap = undefined;
       if (events.length < this.batchSize) return;
     }
+  }
+
+  /** Reads again soon while waiting at a gap: a rollback fills it with no notification. */
+  private recheckGap(): void {
+    const gap = this.gap;
+    if (!gap || this.gapTimer) return;
+    const ms = GAP_RECHECK_MS[Math.min(gap.rechecks, GAP_RECHECK_MS.length - 1)]!;
+    gap.rechecks += 1;
+    this.gapTimer = setTimeout(() => {
+      this.gapTimer = undefined;
+      this.catchUp();
+    }, ms);
+    this.gapTimer.unref();
   }
 
   private later(run: () => void, ms: number): void {

@@ -64,6 +64,8 @@ const DEVELOPER_PERMISSIONS = [
   'CAN_PIPE_mock.command',
   'CAN_PIPE_http.*',
   'CAN_PIPE_event.*',
+  'CAN_PIPE_job*',
+  'CAN_PIPE_webhook.*',
   'CAN_PIPE_data.*',
   'CAN_PIPE_transform*',
   'CAN_PIPE_json.validate',

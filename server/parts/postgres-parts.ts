@@ -9,7 +9,12 @@ import type { ServerConfig } from '../config';
 import type { PostgresServerDatabase } from '../db/server-database';
 import { PostgresJobLock } from '../db/installation-lock';
 import type { DatabaseParts } from './database-parts';
-import { EVENTS_CHANNEL, migrateEventOutbox, outboxWriter } from '../events/postgres-event-outbox';
+import {
+  EVENTS_CHANNEL,
+  OutboxAnnouncer,
+  migrateEventOutbox,
+  outboxWriter,
+} from '../events/postgres-event-outbox';
 import { startPostgresEvents } from '../events/postgres-events';
 import { postgresIamChangeFeed } from '../iam/iam-change-feed';
 import type { Logger } from '../logging/logger';
@@ -31,8 +36,13 @@ export async function openPostgresParts(
   let store: PostgresPropertyStore;
   let cache: PostgresCacheStore;
   try {
+    // Writes take no common lock: their events are announced after they commit, coalesced.
+    const announcer = new OutboxAnnouncer(pool, (error) =>
+      logger.warn({ err: error }, 'new events could not be announced; the relays poll'),
+    );
     store = await PostgresPropertyStore.open(pool, {
-      beforeCommit: outboxWriter(),
+      beforeCommit: outboxWriter({ notify: 'none' }),
+      afterCommit: () => announcer.announce(),
       syncBridge,
       history: config.history,
     });

@@ -49,6 +49,8 @@ export interface PostgresPropertyStoreOptions {
   beforeCommit?: BeforeCommitHook;
   /** How much history to keep per key (docs/history.md); default `DEFAULT_HISTORY_BOUNDS`. */
   history?: HistoryBounds;
+  /** Called after a write that changed something committed (announcing its outbox events). */
+  afterCommit?: () => void;
 }
 
 export type BeforeCommitHook = (
@@ -100,14 +102,18 @@ export class PostgresPropertyStore implements PropertyStore {
   ): Promise<T> {
     const now = this.clock();
     const hook = this.options.beforeCommit;
-    return inTransaction(this.pool, async (client) => {
+    let changedAny = false;
+    const committed = inTransaction(this.pool, async (client) => {
       const result = await work(new PostgresPropertyWrites(client, now));
       const changed = changes(result);
       // The versions commit or roll back with the change they record.
       await this.history.record(client, changed, options.actor, now);
-      if (hook && changed.length > 0) await hook(client, changed, options);
+      changedAny = changed.length > 0;
+      if (hook && changedAny) await hook(client, changed, options);
       return result;
     });
+    const after = this.options.afterCommit;
+    return after ? committed.then((result) => (changedAny && after(), result)) : committed;
   }
 
   private async liveIdOf(key: string): Promise<number> {
