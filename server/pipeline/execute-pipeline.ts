@@ -5,6 +5,7 @@ import { runPipeline, type Cancellation, type RunPipelineOptions, type RunResult
 import type { ServerServices } from '../services';
 import { authorizeCommand } from './authorize-command';
 import { utilitiesFor } from './pel-utilities';
+import { errorBeforeRun } from './validate-before-run';
 
 /** How a run was started: every way a pipeline starts is one of these (issue: one run model). */
 export type RunTriggerKind =
@@ -67,6 +68,9 @@ export function executePipeline(
   script: PipelineScript,
   options: ExecuteOptions,
 ): Promise<RunResult> {
+  // Before any step and before a run slot is taken: a pipeline with a mistake anywhere runs nothing.
+  const invalid = errorBeforeRun(script, services.commands);
+  if (invalid) return Promise.reject(invalid);
   if (options.topLevel) {
     return services.runSlots.run(options.principal, options.cancellation, (maxMillis) =>
       runOnServer(services, script, options, maxMillis),
