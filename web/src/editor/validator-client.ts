@@ -7,13 +7,16 @@ import type { ToValidator, ValidatedMessage } from './validator-protocol';
 import ValidatorWorker from './validator.worker?worker';
 
 type Listener = (result: ValidatedMessage) => void;
+type Match = (modelUri: string) => boolean;
 
 let worker: Worker | null = null;
 let nextId = 1;
 let schemaSent: unknown = null;
 const pending = new Map<number, (result: ValidatedMessage) => void>();
-const listeners = new Map<string, Set<Listener>>();
+const listeners = new Set<{ match: Match; listener: Listener }>();
 const latest = new Map<string, ValidatedMessage>();
+/** Each validation asks the worker for the laid-out graph only while a flow view follows it. */
+let flowViews = 0;
 
 function workerOf(): Worker {
   if (!worker) {
@@ -42,23 +45,40 @@ export function validateInWorker(
   kind: PipelineSourceKind,
 ): Promise<ValidatedMessage> {
   const id = nextId++;
-  const message: ToValidator = { type: 'validate', id, text, kind };
+  const message: ToValidator = { type: 'validate', id, text, kind, flow: flowViews > 0 };
   return new Promise((resolve) => {
     pending.set(id, (result) => {
       latest.set(modelUri, result);
-      listeners.get(modelUri)?.forEach((listener) => listener(result));
+      for (const { match, listener } of listeners) if (match(modelUri)) listener(result);
       resolve(result);
     });
     workerOf().postMessage(message);
   });
 }
 
-/** Follows the results of one model (the last one at once, when there is one); returns the unsubscribe. */
-export function onValidated(modelUri: string, listener: Listener): () => void {
-  let set = listeners.get(modelUri);
-  if (!set) listeners.set(modelUri, (set = new Set()));
-  set.add(listener);
-  const last = latest.get(modelUri);
-  if (last) listener(last);
-  return () => set.delete(listener);
+/**
+ * Follows the results of the models `match` accepts (the last one at once, when there is one); a flow view
+ * (`flow`) also gets the laid-out graph from then on. Returns the unsubscribe.
+ */
+export function onValidated(match: Match, listener: Listener, flow = false): () => void {
+  const entry = { match, listener };
+  listeners.add(entry);
+  if (flow) flowViews++;
+  for (const [uri, result] of latest) if (match(uri)) listener(result);
+  return () => {
+    if (listeners.delete(entry) && flow) flowViews--;
+  };
+}
+
+/** Asks again for the last text of the models `match` accepts (e.g. when a flow view opens). */
+export function revalidate(match: Match): void {
+  for (const [uri] of latest) if (match(uri)) revalidators.get(uri)?.();
+}
+
+const revalidators = new Map<string, () => void>();
+
+/** The markers register how to check their model again, for `revalidate`. */
+export function registerRevalidator(modelUri: string, again: (() => void) | null): void {
+  if (again) revalidators.set(modelUri, again);
+  else revalidators.delete(modelUri);
 }

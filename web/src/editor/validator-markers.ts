@@ -6,7 +6,7 @@
 import type * as Monaco from 'monaco-editor';
 import type { PipelineProblem } from '../../../shared/pipeline';
 import { pipelineFormOf } from './uri-language';
-import { validateInWorker } from './validator-client';
+import { registerRevalidator, validateInWorker } from './validator-client';
 
 export const VALIDATOR_MARKER_OWNER = 'pipework';
 /** Quiet time after the last keystroke before the text goes to the worker. */
@@ -77,12 +77,14 @@ export function trackValidatorMarkers(
   };
   const changes = model.onDidChangeContent(schedule);
   const language = model.onDidChangeLanguage(schedule);
+  registerRevalidator(uri, schedule);
   check();
   return {
     dispose() {
       if (timer !== undefined) clearTimeout(timer);
       changes.dispose();
       language.dispose();
+      registerRevalidator(uri, null);
       if (!model.isDisposed()) monaco.editor.setModelMarkers(model, VALIDATOR_MARKER_OWNER, []);
     },
   };

@@ -1,5 +1,6 @@
 /** The messages between the editor and its validator worker (`validator.worker.ts`). */
 import type { PipelineProblem, PipelineSourceKind } from '../../../shared/pipeline';
+import type { FlowGraph } from '../flow/flow-graph';
 
 /** One step as the flow view draws it: where it is, what it is, and a stored pipeline it starts. */
 export interface FlowStep {
@@ -17,7 +18,7 @@ export interface FlowStep {
 
 export type ToValidator =
   | { type: 'schema'; schema: unknown }
-  | { type: 'validate'; id: number; text: string; kind: PipelineSourceKind };
+  | { type: 'validate'; id: number; text: string; kind: PipelineSourceKind; flow: boolean };
 
 export interface ValidatedMessage {
   type: 'validated';
@@ -25,5 +26,7 @@ export interface ValidatedMessage {
   problems: PipelineProblem[];
   /** The steps when the text parses, else null (the flow view keeps what it showed). */
   steps: FlowStep[] | null;
+  /** The steps laid out as a graph, when a flow view asked for it and the text parses. */
+  graph: FlowGraph | null;
   millis: number;
 }

@@ -8,6 +8,7 @@ import {
   validateScript,
   type PipelineScript,
 } from '../../../shared/pipeline';
+import { buildFlowGraph } from '../flow/flow-graph';
 import { flowStepsOf } from './flow-steps';
 import type { ToValidator, ValidatedMessage } from './validator-protocol';
 
@@ -25,11 +26,13 @@ function validate(request: Extract<ToValidator, { type: 'validate' }>, lookup: S
   const problems = script
     ? validateScript(script, lookup, { checkExpression }, request.kind === 'yaml' ? request.text : undefined)
     : validatePipeline(request.text, request.kind, lookup);
+  const steps = script ? flowStepsOf(script, lookup) : null;
   const message: ValidatedMessage = {
     type: 'validated',
     id: request.id,
     problems,
-    steps: script ? flowStepsOf(script, lookup) : null,
+    steps,
+    graph: steps && request.flow ? buildFlowGraph(steps) : null,
     millis: performance.now() - started,
   };
   self.postMessage(message);
