@@ -14,6 +14,7 @@ import type { TraceStep } from '../../shared/runner/trace';
 import { describeJsonRefusal, isBinaryContent, stringifyBounded } from '../../shared/values';
 import { authorizeCommand } from '../pipeline/authorize-command';
 import { utilitiesFor } from '../pipeline/pel-utilities';
+import { errorBeforeRun } from '../pipeline/validate-before-run';
 import {
   attachMessages,
   recordMessage,
@@ -89,6 +90,9 @@ export function pipelineDebugHandler(services: ServerServices): RequestHandler {
       const text = (await readBody(req, services.config.limits.pipelineBodyBytes * 2)).toString('utf8');
       const request = readRequest(parseJsonBody(text));
       let script = parsePipeline(request.pipeline, request.form);
+      // As every run: a mistake anywhere in the pipeline runs nothing, and all of them are answered at once.
+      const invalid = errorBeforeRun(script, services.commands);
+      if (invalid) throw invalid;
       if (request.fromStep !== undefined) {
         script = scriptFromStep(
           script,
