@@ -91,8 +91,8 @@ export function pipelineDebugHandler(services: ServerServices): RequestHandler {
       const request = readRequest(parseJsonBody(text));
       let script = parsePipeline(request.pipeline, request.form);
       // As every run: a mistake anywhere in the pipeline runs nothing, and all of them are answered at once.
-      const invalid = errorBeforeRun(script, services.commands);
-      if (invalid) throw invalid;
+      const refused = errorBeforeRun(script, services.commands);
+      if (refused) throw refused;
       if (request.fromStep !== undefined) {
         script = scriptFromStep(
           script,
