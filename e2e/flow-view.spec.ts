@@ -4,8 +4,16 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { moveTo, type EditorWindow } from './support/editor';
-import { signIn } from './support/sign-in';
+import { E2E_ADMIN_PASSWORD } from '../playwright.config';
 import { editorReady, SHOTS, setText } from './support/workbench';
+
+/** Signs in; the workbench chunk may take a while on a loaded machine. */
+async function signIn(page: Page): Promise<void> {
+  await page.getByLabel('Username').fill('admin');
+  await page.getByLabel('Password').fill(E2E_ADMIN_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByTestId('signed-in-user')).toBeVisible({ timeout: 45_000 });
+}
 
 const PIPELINE = `vars:
   n: 0
@@ -15,13 +23,14 @@ pipeline:
   - if.else
   - log: no
   - if.end
-  - foreach: "#{[1, 2, 3]}"
+  - foreach: "#{body}"
   - set.var:
       key: n
       value: "#{vars.n + 1}"
   - foreach.end
   - finally
   - set.body: "#{vars.n}"
+body: [1, 2, 3]
 `;
 
 function cursorLine(page: Page): Promise<number> {

@@ -148,13 +148,14 @@ export function FlowView(props: FlowViewProps) {
       )}
       <Actions.Provider value={actions}>
         <ReactFlow
+          // Fitted to the view when the number of steps changes (fitView acts when React Flow mounts).
+          key={nodes.length}
           nodes={nodes}
           edges={edges}
           nodeTypes={NODE_TYPES}
           nodesDraggable={false}
           nodesConnectable={false}
           elementsSelectable={false}
-          onlyRenderVisibleElements
           fitView
           minZoom={0.1}
           proOptions={{ hideAttribution: true }}
