@@ -81,7 +81,9 @@ describe('validation before the first step', () => {
     });
     expect((started.json as { value: { code: string; message: string } }).value).toMatchObject({
       code: 'PARAM_INVALID',
-      message: expect.stringContaining("Unknown parameter 'mesage' for command 'log'. Did you mean 'message'?"),
+      message: expect.stringContaining(
+        "Unknown parameter 'mesage' for command 'log'. Did you mean 'message'?",
+      ),
     });
     const persisted = await http(server.url, '/api/v3/pipeline:global/validator/bad', {
       method: 'POST',
