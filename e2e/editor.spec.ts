@@ -8,8 +8,7 @@ import { E2E_ADMIN_PASSWORD } from '../playwright.config';
 import { editorText, moveTo, type EditorWindow } from './support/editor';
 
 const SHOTS = 'test-results/screenshots';
-/** Monaco's MarkerSeverity: schema faults are warnings (monaco-yaml), a broken expression is an error. */
-const WARNING = 4;
+/** Monaco's MarkerSeverity: our validator's and PEL's errors (warnings are for what would still run). */
 const ERROR = 8;
 
 interface Marker {
@@ -94,7 +93,7 @@ test('schema and PEL problems are marked at their line and column while typing',
   await page.keyboard.press('Enter');
   await page.keyboard.type('wrong: 2');
   const expected = [
-    { owner: 'yaml', severity: WARNING, line: 2, column: 5, message: 'Property nosuch.log is not allowed.' },
+    { owner: 'pipework', severity: ERROR, line: 2, column: 5, message: "Unknown command 'nosuch.log'." },
     {
       owner: 'pel',
       severity: ERROR,
@@ -102,7 +101,13 @@ test('schema and PEL problems are marked at their line and column while typing',
       column: 30,
       message: 'unexpected end of expression, expected a value',
     },
-    { owner: 'yaml', severity: WARNING, line: 6, column: 7, message: 'Property wrong is not allowed.' },
+    {
+      owner: 'pipework',
+      severity: ERROR,
+      line: 6,
+      column: 7,
+      message: "Unknown parameter 'wrong' for command 'log'.",
+    },
   ];
   await expect
     .poll(async () =>
@@ -112,8 +117,7 @@ test('schema and PEL problems are marked at their line and column while typing',
     )
     .toEqual(expected);
   // The squiggles are drawn, and hovering the PEL one tells what is wrong.
-  await expect(page.locator('.squiggly-error')).toHaveCount(1);
-  await expect(page.locator('.squiggly-warning')).toHaveCount(2);
+  await expect(page.locator('.squiggly-error')).toHaveCount(3);
   const at = await page.evaluate(() => {
     const editor = (window as unknown as EditorWindow).monaco.editor.getEditors()[0];
     const p = editor.getScrolledVisiblePosition({ lineNumber: 3, column: 30 });
@@ -131,7 +135,7 @@ test('schema and PEL problems are marked at their line and column while typing',
   await page.keyboard.type(' 1');
   await expect
     .poll(async () => (await markers(page)).map((m) => `${m.owner} ${m.line}:${m.column}`).sort())
-    .toEqual(['yaml 2:5', 'yaml 6:7']);
+    .toEqual(['pipework 2:5', 'pipework 6:7']);
 });
 
 test('completes command names, their parameters and expressions', async ({ page }) => {
@@ -202,8 +206,8 @@ test('JSON pipelines get the same schema and PEL checks', async ({ page }) => {
       (await markers(page)).map((m) => `${m.owner} ${m.line}:${m.column} ${m.message}`).sort(),
     )
     .toEqual([
-      'json 3:7 Property nosuch is not allowed.',
-      'json 4:46 Property wrong is not allowed.',
+      "pipework 3:7 Unknown command 'nosuch'.",
+      "pipework 4:46 Unknown parameter 'wrong' for command 'log'.",
       "pel 4:36 the utility '@date' has no function 'nope'",
     ]);
   await page.screenshot({ path: `${SHOTS}/editor-json.png` });

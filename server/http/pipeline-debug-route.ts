@@ -16,6 +16,7 @@ import { authorizeCommand } from '../pipeline/authorize-command';
 import { maskedError } from '../pipeline/execute-pipeline';
 import { withSecretMask, type SecretMask } from '../runs/secret-mask';
 import { utilitiesFor } from '../pipeline/pel-utilities';
+import { errorBeforeRun } from '../pipeline/validate-before-run';
 import {
   attachMessages,
   recordMessage,
@@ -99,6 +100,9 @@ async function debugRun(
   const text = (await readBody(req, services.config.limits.pipelineBodyBytes * 2)).toString('utf8');
   const request = readRequest(parseJsonBody(text));
   let script = parsePipeline(request.pipeline, request.form);
+  // As every run: a mistake anywhere in the pipeline runs nothing, and all of them are answered at once.
+  const refused = errorBeforeRun(script, services.commands);
+  if (refused) throw refused;
   if (request.fromStep !== undefined) {
     script = scriptFromStep(
       script,

@@ -11,6 +11,7 @@ import type { ServerServices } from '../services';
 import { authorizeCommand } from './authorize-command';
 import { utilitiesFor } from './pel-utilities';
 import { withSecretMask, type SecretMask } from '../runs/secret-mask';
+import { errorBeforeRun } from './validate-before-run';
 
 export type { RunTrigger, RunTriggerKind } from '../runs/run-trigger';
 
@@ -84,6 +85,9 @@ function schedule(
   const recorded: ExecuteOptions = run
     ? { ...options, trace: run.traced, cancellation: run.cancellation }
     : options;
+  // Before any step and before a run slot is taken: a pipeline with a mistake anywhere runs nothing.
+  const invalid = errorBeforeRun(script, services.commands);
+  if (invalid) return Promise.reject(invalid);
   if (options.topLevel) {
     return services.runSlots.run(options.principal, recorded.cancellation, (maxMillis) =>
       runOnServer(services, script, recorded, maxMillis, run),

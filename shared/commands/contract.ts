@@ -33,6 +33,11 @@ export interface CommandContract {
   parameters: Record<string, JsonSchema>;
   /** Names of required parameters. */
   required?: string[];
+  /**
+   * Groups of parameters of which each needs at least one given, e.g. `[['path', 'key']]` (the real product's
+   * name beside its deprecated one). The v7 schema writes each group as an `anyOf` of `required`.
+   */
+  requiredOneOf?: string[][];
   /** Accepts parameters it does not declare: only for stand-ins, e.g. a test's mock of a command this server lacks. */
   openParameters?: boolean;
   /** The parameter that `- name: value` sets. */

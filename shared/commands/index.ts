@@ -21,6 +21,7 @@ export { COMMON_PARAMETERS, COMMON_PARAMETER_NAMES } from './common-parameters';
 export type { JsonSchema, JsonSchemaType } from './json-schema';
 export { CommandRegistry } from './registry';
 export { validateParameters, parameterObjectSchema } from './validate-parameters';
-export { generatePipelineSchema } from './schema-v7';
+export { generatePipelineSchema, PIPEWORK_KEYWORD, type PipeworkSchemaExtension } from './schema-v7';
+export { commandLookupFromSchema, type SchemaCommandLookup } from './schema-contracts';
 export { coreCommands } from './core';
 export { checkExpression } from './core/schema';

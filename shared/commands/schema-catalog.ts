@@ -22,6 +22,8 @@ export interface CommandDoc {
   inputType?: string;
   outputType?: string;
   parameters: ParameterDoc[];
+  /** Groups of parameters of which at least one must be given (the contract's `requiredOneOf`). */
+  requiredOneOf?: string[][];
 }
 
 interface SchemaNode {
@@ -34,6 +36,7 @@ interface SchemaNode {
   inputType?: string;
   outputType?: string;
   items?: SchemaNode;
+  'x-pipework'?: { requiredOneOf?: string[][] };
 }
 
 function typesOf(node: SchemaNode): string[] {
@@ -77,6 +80,7 @@ export function commandCatalog(schema: unknown): CommandDoc[] {
       inputType: entry.inputType,
       outputType: entry.outputType,
       parameters: parametersOf(entry),
+      ...(entry['x-pipework']?.requiredOneOf ? { requiredOneOf: entry['x-pipework'].requiredOneOf } : {}),
     });
   }
   return [...byEntry.values()].sort((a, b) => a.name.localeCompare(b.name));

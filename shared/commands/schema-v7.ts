@@ -1,6 +1,6 @@
 /** Generates the draft-07 pipeline schema (`pipe.schema.v7`) from the command contracts: one source, no copy. */
 import { COMMON_PARAMETERS } from './common-parameters';
-import type { CommandContract, ValueKind } from './contract';
+import type { CommandContract, ControlFlowRole, ValueKind } from './contract';
 import type { JsonSchema } from './json-schema';
 
 const KIND_NAMES: Record<ValueKind, string> = {
@@ -10,6 +10,20 @@ const KIND_NAMES: Record<ValueKind, string> = {
   bytes: 'Byte',
   any: 'JsonNode',
 };
+
+/** The keyword of each command entry that carries the rest of its contract (JSON Schema ignores it). */
+export const PIPEWORK_KEYWORD = 'x-pipework';
+
+/** The contract's fields beyond parameters and required: enough to validate a pipeline from the schema alone. */
+export interface PipeworkSchemaExtension {
+  /** The command's own name (an alias's entry names the command it calls). */
+  name: string;
+  defaultParameter?: string;
+  controlFlow?: ControlFlowRole;
+  rawParameters?: string[];
+  requiredOneOf?: string[][];
+  openParameters?: boolean;
+}
 
 const HEADERS: Record<string, JsonSchema> = {
   name: { type: 'string', description: 'The name of this pipeline (optional).' },
@@ -44,15 +58,37 @@ function commandSchema(contract: CommandContract): Record<string, unknown> {
   const defaultNote = contract.defaultParameter
     ? ` Short form: - ${contract.name}: <${contract.defaultParameter}>.`
     : '';
+  const oneOfGroups = (contract.requiredOneOf ?? []).map((group) => ({
+    anyOf: group.map((name) => ({ required: [name] })),
+  }));
   return {
     type: [...types],
-    description: contract.summary + defaultNote,
+    description: contract.summary + defaultNote + requiredOneOfNote(contract),
     inputType: KIND_NAMES[contract.input],
     outputType: KIND_NAMES[contract.output],
     properties,
     required: contract.required ?? [],
-    additionalProperties: false,
+    // `required` binds only the object form, so `- property.get: <key>` still passes.
+    ...(oneOfGroups.length === 1 ? oneOfGroups[0] : oneOfGroups.length ? { allOf: oneOfGroups } : {}),
+    additionalProperties: contract.openParameters === true,
+    [PIPEWORK_KEYWORD]: extensionOf(contract),
   };
+}
+
+/** " Requires path or key." for each `requiredOneOf` group. */
+function requiredOneOfNote(contract: CommandContract): string {
+  return (contract.requiredOneOf ?? []).map((group) => ` Requires ${group.join(' or ')}.`).join('');
+}
+
+/** What of a contract the schema's standard keywords cannot say, for the workbench's own validator. */
+function extensionOf(contract: CommandContract): PipeworkSchemaExtension {
+  const out: PipeworkSchemaExtension = { name: contract.name };
+  if (contract.defaultParameter) out.defaultParameter = contract.defaultParameter;
+  if (contract.controlFlow) out.controlFlow = contract.controlFlow;
+  if (contract.rawParameters?.length) out.rawParameters = contract.rawParameters;
+  if (contract.requiredOneOf?.length) out.requiredOneOf = contract.requiredOneOf;
+  if (contract.openParameters) out.openParameters = true;
+  return out;
 }
 
 /** The JSON Schema (draft-07) of a pipeline script that lists every command and its parameters. */

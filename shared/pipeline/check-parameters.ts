@@ -64,7 +64,8 @@ export function checkParameters(step: PipelineStep, contract: CommandContract): 
   const defaultName = contract.defaultParameter;
   const given = new Map<string, { value: unknown; positionKey: string }>();
   for (const [name, value] of Object.entries(step.params)) {
-    if (known.includes(name)) given.set(name, { value, positionKey: name });
+    // A command with open parameters (e.g. `switch`, whose names are conditions) takes any name.
+    if (known.includes(name) || contract.openParameters) given.set(name, { value, positionKey: name });
     else report(name, `Unknown parameter '${name}' for command ${command}.${didYouMean(name, known)}`);
   }
   if (step.defaultValue !== undefined) {
@@ -86,6 +87,19 @@ export function checkParameters(step: PipelineStep, contract: CommandContract): 
         ...step.position,
       });
     }
+  }
+  for (const group of contract.requiredOneOf ?? []) {
+    if (group.some((name) => given.has(name))) continue;
+    const names = group.map((name) => `'${name}'`);
+    problems.push({
+      code: 'PARAM_INVALID',
+      severity: 'error',
+      message: `Missing required parameter ${names[0]} (or ${names.slice(1).join(' or ')}) for command ${command}.`,
+      commandIndex: step.index,
+      commandName: step.command,
+      parameter: group[0]!,
+      ...step.position,
+    });
   }
   const staticParams: Record<string, unknown> = {};
   for (const [name, { value }] of given) {

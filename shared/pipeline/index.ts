@@ -14,8 +14,10 @@ export { parsePipelineUri } from './parse-uri';
 export { formPipelineDocument, parsePipelineForm } from './parse-form';
 export { parsePipelineYaml } from './parse-yaml';
 export { locateInParameter, locateInScalar, locateInSection } from './locate';
+export { problemsError } from './problems-error';
 export {
   validatePipeline,
+  validateScript,
   type CommandLookup,
   type ExpressionChecker,
   type PipelineProblem,

@@ -189,9 +189,22 @@ export function validatePipeline(
     if (typeof commandName === 'string') problem.commandName = commandName;
     return [problem];
   }
+  return validateScript(script, commands, options, kind === 'yaml' ? text : undefined);
+}
+
+/**
+ * The checks of `validatePipeline` on a script already parsed (the server validates each parsed script once,
+ * before any of its steps runs). `yamlText`, when given, adds the warnings that need the source text.
+ */
+export function validateScript(
+  script: PipelineScript,
+  commands: CommandLookup,
+  options: ValidateOptions = {},
+  yamlText?: string,
+): PipelineProblem[] {
   const contractOf = (step: PipelineStep) => commands.get(step.command)?.contract;
   const problems: PipelineProblem[] = [...checkBlocks(script.steps, contractOf)];
-  if (kind === 'yaml') problems.push(...commentedExpressions(text, script));
+  if (yamlText !== undefined) problems.push(...commentedExpressions(yamlText, script));
   const check = options.checkExpression;
   if (check) problems.push(...checkSectionExpressions(script, check));
   let names: string[] | undefined;

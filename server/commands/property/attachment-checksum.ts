@@ -29,6 +29,7 @@ export const propertyAttachmentChecksum = defineCommand<ServerServices>(
       },
     },
     required: ['name'],
+    requiredOneOf: [['path', 'key', 'uuid']],
     input: 'any',
     output: 'text',
   },

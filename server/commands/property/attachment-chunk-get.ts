@@ -3,7 +3,14 @@ import { defineCommand } from '../../../shared/commands';
 import { BinaryContent } from '../../../shared/values';
 import type { ServerServices } from '../../services';
 import { nameOf } from './attachment-support';
-import { ATTACHMENT_NAME, KEY_OR_PATH, keyOf, integerParam, propertiesOf } from './property-command-support';
+import {
+  ATTACHMENT_NAME,
+  integerParam,
+  KEY_OR_PATH,
+  KEY_OR_PATH_GIVEN,
+  keyOf,
+  propertiesOf,
+} from './property-command-support';
 
 export const propertyAttachmentChunkGet = defineCommand<ServerServices>(
   {
@@ -17,6 +24,7 @@ export const propertyAttachmentChunkGet = defineCommand<ServerServices>(
       index: { type: 'integer', minimum: 0, default: 0, description: 'The chunk to return.' },
     },
     required: ['name'],
+    requiredOneOf: KEY_OR_PATH_GIVEN,
     input: 'any',
     output: 'bytes',
     effect: 'read',

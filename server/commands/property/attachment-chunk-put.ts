@@ -3,7 +3,14 @@ import { defineCommand } from '../../../shared/commands';
 import { PipeworkError } from '../../../shared/errors';
 import type { ServerServices } from '../../services';
 import { contentOf, nameOf } from './attachment-support';
-import { ATTACHMENT_NAME, KEY_OR_PATH, keyOf, integerParam, propertiesOf } from './property-command-support';
+import {
+  ATTACHMENT_NAME,
+  integerParam,
+  KEY_OR_PATH,
+  KEY_OR_PATH_GIVEN,
+  keyOf,
+  propertiesOf,
+} from './property-command-support';
 
 export const propertyAttachmentChunkPut = defineCommand<ServerServices>(
   {
@@ -21,6 +28,7 @@ export const propertyAttachmentChunkPut = defineCommand<ServerServices>(
       content: { type: 'string', description: 'The chunk as text; when absent, the input body is used.' },
     },
     required: ['name'],
+    requiredOneOf: KEY_OR_PATH_GIVEN,
     input: 'bytes',
     output: 'json',
     effect: 'write',

@@ -4,7 +4,13 @@ import { PipeworkError } from '../../../shared/errors';
 import { BinaryContent } from '../../../shared/values';
 import type { ServerServices } from '../../services';
 import { nameOf } from './attachment-support';
-import { ATTACHMENT_NAME, KEY_OR_PATH, keyOf, propertiesOf } from './property-command-support';
+import {
+  ATTACHMENT_NAME,
+  KEY_OR_PATH,
+  KEY_OR_PATH_GIVEN,
+  keyOf,
+  propertiesOf,
+} from './property-command-support';
 
 export const propertyAttachmentContent = defineCommand<ServerServices>(
   {
@@ -16,6 +22,7 @@ export const propertyAttachmentContent = defineCommand<ServerServices>(
       'limit (PAYLOAD_TOO_LARGE otherwise).',
     parameters: { ...KEY_OR_PATH, name: ATTACHMENT_NAME },
     required: ['name'],
+    requiredOneOf: KEY_OR_PATH_GIVEN,
     input: 'any',
     output: 'bytes',
     effect: 'read',

@@ -2,7 +2,13 @@
 import { defineCommand } from '../../../shared/commands';
 import type { ServerServices } from '../../services';
 import { nameOf } from './attachment-support';
-import { ATTACHMENT_NAME, KEY_OR_PATH, keyOf, propertiesOf } from './property-command-support';
+import {
+  ATTACHMENT_NAME,
+  KEY_OR_PATH,
+  KEY_OR_PATH_GIVEN,
+  keyOf,
+  propertiesOf,
+} from './property-command-support';
 
 export const propertyAttachmentDelete = defineCommand<ServerServices>(
   {
@@ -10,6 +16,7 @@ export const propertyAttachmentDelete = defineCommand<ServerServices>(
     summary: 'Deletes an attachment with its content; NOT_FOUND when there is none of that name.',
     parameters: { ...KEY_OR_PATH, name: ATTACHMENT_NAME },
     required: ['name'],
+    requiredOneOf: KEY_OR_PATH_GIVEN,
     input: 'any',
     output: 'none',
     effect: 'write',

@@ -2,7 +2,13 @@
 import { defineCommand } from '../../../shared/commands';
 import type { ServerServices } from '../../services';
 import { nameOf, withClientFields } from './attachment-support';
-import { ATTACHMENT_NAME, KEY_OR_PATH, keyOf, propertiesOf } from './property-command-support';
+import {
+  ATTACHMENT_NAME,
+  KEY_OR_PATH,
+  KEY_OR_PATH_GIVEN,
+  keyOf,
+  propertiesOf,
+} from './property-command-support';
 
 export const propertyAttachmentGet = defineCommand<ServerServices>(
   {
@@ -10,6 +16,7 @@ export const propertyAttachmentGet = defineCommand<ServerServices>(
     summary: 'Returns the metadata of one attachment; NOT_FOUND when the property has none of that name.',
     parameters: { ...KEY_OR_PATH, name: ATTACHMENT_NAME },
     required: ['name'],
+    requiredOneOf: KEY_OR_PATH_GIVEN,
     input: 'any',
     output: 'json',
     effect: 'read',

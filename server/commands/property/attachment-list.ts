@@ -2,7 +2,7 @@
 import { defineCommand } from '../../../shared/commands';
 import type { ServerServices } from '../../services';
 import { withClientFields } from './attachment-support';
-import { KEY_OR_PATH, keyOf, propertiesOf } from './property-command-support';
+import { KEY_OR_PATH, KEY_OR_PATH_GIVEN, keyOf, propertiesOf } from './property-command-support';
 
 export const propertyAttachmentList = defineCommand<ServerServices>(
   {
@@ -11,6 +11,7 @@ export const propertyAttachmentList = defineCommand<ServerServices>(
       'Lists the attachments of a property: uuid, name, contentType, length, chunks, created, updated.',
     parameters: { ...KEY_OR_PATH },
     defaultParameter: 'key',
+    requiredOneOf: KEY_OR_PATH_GIVEN,
     input: 'any',
     output: 'json',
     effect: 'read',

@@ -16,7 +16,14 @@ function collectionEntry(entry: unknown, index: number): BinaryContent & { name:
   }
   return entry as BinaryContent & { name: string };
 }
-import { ATTACHMENT_NAME, KEY_OR_PATH, keyOf, propertiesOf, textParam } from './property-command-support';
+import {
+  ATTACHMENT_NAME,
+  KEY_OR_PATH,
+  KEY_OR_PATH_GIVEN,
+  keyOf,
+  propertiesOf,
+  textParam,
+} from './property-command-support';
 
 export const propertyAttachmentPut = defineCommand<ServerServices>(
   {
@@ -34,6 +41,7 @@ export const propertyAttachmentPut = defineCommand<ServerServices>(
       content: { type: 'string', description: 'The content as text; when absent, the input body is used.' },
       contentType: { type: 'string', description: 'The mime type of the attachment.' },
     },
+    requiredOneOf: KEY_OR_PATH_GIVEN,
     input: 'bytes',
     output: 'json',
     effect: 'write',

@@ -1,7 +1,7 @@
 /** `property.copy`: copies a property to another key, overwriting it (attachments stay behind). */
 import { defineCommand } from '../../../shared/commands';
 import type { ServerServices } from '../../services';
-import { KEY_OR_PATH, keyOf, TARGET_KEY, propertiesOf } from './property-command-support';
+import { KEY_OR_PATH, KEY_OR_PATH_GIVEN, keyOf, propertiesOf, TARGET_KEY } from './property-command-support';
 
 export const propertyCopy = defineCommand<ServerServices>(
   {
@@ -10,6 +10,7 @@ export const propertyCopy = defineCommand<ServerServices>(
     description: 'Emits property.created, or property.changed when `to` existed. Attachments are not copied.',
     parameters: { ...KEY_OR_PATH, to: TARGET_KEY },
     required: ['to'],
+    requiredOneOf: KEY_OR_PATH_GIVEN,
     input: 'any',
     output: 'json',
     effect: 'write',

@@ -1,7 +1,7 @@
 /** `property.exists`: whether a property exists (and has not expired). */
 import { defineCommand } from '../../../shared/commands';
 import type { ServerServices } from '../../services';
-import { KEY_OR_PATH, keyOf, propertiesOf } from './property-command-support';
+import { KEY_OR_PATH, KEY_OR_PATH_GIVEN, keyOf, propertiesOf } from './property-command-support';
 
 export const propertyExists = defineCommand<ServerServices>(
   {
@@ -9,6 +9,7 @@ export const propertyExists = defineCommand<ServerServices>(
     summary: 'Returns true when the property exists, else false.',
     parameters: { ...KEY_OR_PATH },
     defaultParameter: 'key',
+    requiredOneOf: KEY_OR_PATH_GIVEN,
     input: 'any',
     output: 'json',
     effect: 'read',

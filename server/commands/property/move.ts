@@ -1,7 +1,7 @@
 /** `property.move`: gives a property a new key (uuid and attachments go along); the target must be free. */
 import { defineCommand } from '../../../shared/commands';
 import type { ServerServices } from '../../services';
-import { KEY_OR_PATH, keyOf, TARGET_KEY, propertiesOf } from './property-command-support';
+import { KEY_OR_PATH, KEY_OR_PATH_GIVEN, keyOf, propertiesOf, TARGET_KEY } from './property-command-support';
 
 export const propertyMove = defineCommand<ServerServices>(
   {
@@ -10,6 +10,7 @@ export const propertyMove = defineCommand<ServerServices>(
     description: 'Emits property.deleted for the old key and property.created for the new one.',
     parameters: { ...KEY_OR_PATH, to: TARGET_KEY },
     required: ['to'],
+    requiredOneOf: KEY_OR_PATH_GIVEN,
     input: 'any',
     output: 'json',
     effect: 'write',

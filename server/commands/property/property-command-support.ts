@@ -29,6 +29,9 @@ export const KEY_OR_PATH: Record<string, JsonSchema> = {
   path: PATH,
 };
 
+/** The contract's `requiredOneOf` of commands that take the key as `path` or `key`. */
+export const KEY_OR_PATH_GIVEN = [['path', 'key']];
+
 /** The property key from `path` or `key`: PARAM_INVALID when neither is given, or both with different values. */
 export function keyOf(ctx: PropertyContext): string {
   const path = textParam(ctx, 'path');

@@ -3,9 +3,10 @@ import { defineCommand } from '../../../shared/commands';
 import type { ServerServices } from '../../services';
 import {
   EVAL_VALUE,
-  KEY_OR_PATH,
-  keyOf,
   integerParam,
+  KEY_OR_PATH,
+  KEY_OR_PATH_GIVEN,
+  keyOf,
   propertiesOf,
   textParam,
   valueOf,
@@ -31,6 +32,7 @@ export const propertyPut = defineCommand<ServerServices>(
     },
     defaultParameter: 'key',
     rawParameters: ['value'],
+    requiredOneOf: KEY_OR_PATH_GIVEN,
     input: 'any',
     output: 'json',
     effect: 'write',

@@ -19,6 +19,7 @@ export const propertySchemaDelete = defineCommand<ServerServices>(
       },
     },
     defaultParameter: 'key',
+    requiredOneOf: [['path', 'key', 'pattern']],
     input: 'any',
     output: 'json',
     effect: 'write',

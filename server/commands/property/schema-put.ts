@@ -4,9 +4,10 @@ import type { ExistStrategy } from '../../../shared/property';
 import type { ServerServices } from '../../services';
 import {
   EVAL_VALUE,
-  KEY_OR_PATH,
-  keyOf,
   integerParam,
+  KEY_OR_PATH,
+  KEY_OR_PATH_GIVEN,
+  keyOf,
   propertiesOf,
   textParam,
   valueOf,
@@ -52,6 +53,7 @@ export const propertySchemaPut = defineCommand<ServerServices>(
     },
     defaultParameter: 'key',
     rawParameters: ['value'],
+    requiredOneOf: KEY_OR_PATH_GIVEN,
     input: 'any',
     output: 'json',
     effect: 'write',

@@ -2,7 +2,7 @@
 import { defineCommand } from '../../../shared/commands';
 import { decodePropertyValue } from '../../../shared/property';
 import type { ServerServices } from '../../services';
-import { KEY_OR_PATH, keyOf, propertiesOf } from './property-command-support';
+import { KEY_OR_PATH, KEY_OR_PATH_GIVEN, keyOf, propertiesOf } from './property-command-support';
 
 export const propertyValueGet = defineCommand<ServerServices>(
   {
@@ -11,6 +11,7 @@ export const propertyValueGet = defineCommand<ServerServices>(
       'Returns the value of a property: JSON parsed, base64 content as bytes of its type, else the text.',
     parameters: { ...KEY_OR_PATH },
     defaultParameter: 'key',
+    requiredOneOf: KEY_OR_PATH_GIVEN,
     input: 'any',
     output: 'any',
     effect: 'read',

@@ -2,7 +2,7 @@
  * The body of the workbench: the sidebar, the document toolbar, the editor and the run panel. It owns the
  * document, its runs and the editor handle, and offers them to the sidebar's features (workbench context).
  */
-import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Suspense, lazy, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { PipelineEditor, type PipelineEditorHandle, type PipelineForm } from '../editor';
 import { ConflictDialog } from '../document/ConflictDialog';
 import { DocumentBar } from '../document/DocumentBar';
@@ -15,6 +15,9 @@ import { useRoute } from './route';
 import { Sidebar } from './Sidebar';
 import { Splitter, useSplitSize } from './Splitter';
 import { WorkbenchContext, type Workbench } from './workbench-context';
+
+/** The flow view (React Flow, dagre in the worker) loads only when first shown. */
+const FlowView = lazy(() => import('../flow').then((m) => ({ default: m.FlowView })));
 
 /** One editor model per document and form (its own undo history); the suffix picks the schema. */
 function modelPath(key: string | undefined, form: PipelineForm): string {
@@ -73,6 +76,10 @@ export function WorkbenchMain() {
     (line: number, column: number) => editor.current?.revealPosition(line, column),
     [],
   );
+  const [flowShown, setFlowShown] = useState(false);
+  const outcome = run.outcome;
+  // Statuses belong to the text that ran: an edit after the run hides them.
+  const ranOutcome = outcome && outcome.source === doc.text ? outcome : undefined;
   const onEditorReady = useCallback((handle: PipelineEditorHandle) => {
     editor.current = handle;
   }, []);
@@ -99,18 +106,42 @@ export function WorkbenchMain() {
             }}
             onHistory={() => setShowHistory(true)}
           />
-          <div className="wb-editor">
-            <Suspense fallback={<div className="wb-editor-loading">Loading the editor…</div>}>
-              <PipelineEditor
-                value={doc.text}
-                onChange={document.change}
-                language={doc.form}
-                path={modelPath(doc.key, doc.form)}
-                onRun={run.run}
-                onEditorReady={onEditorReady}
-                minHeight={0}
-              />
-            </Suspense>
+          <div className="wb-view-bar">
+            <button
+              type="button"
+              className="wb-flow-toggle"
+              aria-pressed={flowShown}
+              onClick={() => setFlowShown((shown) => !shown)}
+            >
+              Flow view
+            </button>
+          </div>
+          <div className="wb-editor-split">
+            <div className="wb-editor">
+              <Suspense fallback={<div className="wb-editor-loading">Loading the editor…</div>}>
+                <PipelineEditor
+                  value={doc.text}
+                  onChange={document.change}
+                  language={doc.form}
+                  path={modelPath(doc.key, doc.form)}
+                  onRun={run.run}
+                  onEditorReady={onEditorReady}
+                  minHeight={0}
+                />
+              </Suspense>
+            </div>
+            {flowShown && (
+              <div className="wb-flow">
+                <Suspense fallback={<div className="wb-editor-loading">Loading the flow view…</div>}>
+                  <FlowView
+                    path={modelPath(doc.key, doc.form)}
+                    outcome={ranOutcome}
+                    onSelectStep={reveal}
+                    onOpenPipeline={workbench.openPipeline}
+                  />
+                </Suspense>
+              </div>
+            )}
           </div>
           <Splitter
             orientation="horizontal"

@@ -5,6 +5,7 @@ import { useEffect, useRef } from 'react';
 import { planStepInsertion } from './insert-step';
 import { applyPipelineSchema, monaco } from './monaco-setup';
 import { trackPelMarkers } from './pel-markers';
+import { trackValidatorMarkers } from './validator-markers';
 import { loadPipelineSchema } from './schema';
 import type { PipelineEditorHandle, PipelineEditorProps } from './types';
 import { PIPELINE_URI_LANGUAGE } from './uri-language';
@@ -63,13 +64,17 @@ function handleOf(
   };
 }
 
-/** Tracks the PEL markers of whichever model the editor shows (the path, hence the model, may change). */
+/** Tracks the PEL and validator markers of whichever model the editor shows (the path, hence the model, may change). */
 function followModel(editor: Monaco.editor.IStandaloneCodeEditor): Monaco.IDisposable {
   let tracking: Monaco.IDisposable | null = null;
   const track = () => {
     tracking?.dispose();
     const model = editor.getModel();
-    tracking = model ? trackPelMarkers(monaco, model) : null;
+    tracking = null;
+    if (!model) return;
+    const pel = trackPelMarkers(monaco, model);
+    const ours = trackValidatorMarkers(monaco, model);
+    tracking = { dispose: () => (pel.dispose(), ours.dispose()) };
   };
   track();
   const onModel = editor.onDidChangeModel(track);

@@ -15,6 +15,8 @@ export type {
 export { convertPipeline } from './convert';
 export { languageForMime } from './language';
 export { loadPipelineSchema } from './schema';
+export { onValidated, revalidate } from './validator-client';
+export type { FlowStep, ValidatedMessage } from './validator-protocol';
 export { PipelineFormSwitch, type PipelineFormSwitchProps } from './PipelineFormSwitch';
 
 const loadPipelineEditor = () => import('./PipelineEditorView');

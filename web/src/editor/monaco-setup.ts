@@ -12,7 +12,9 @@ import JsonWorker from 'monaco-editor/esm/vs/language/json/json.worker?worker';
 import { configureMonacoYaml, type JSONSchema } from 'monaco-yaml';
 import { registerPelCompletion } from './pel-completion';
 import { withMarkdownDescriptions } from './schema-docs';
-import { registerUriLanguage } from './uri-language';
+import { PIPELINE_URI_LANGUAGE, registerUriLanguage } from './uri-language';
+import { setValidatorSchema } from './validator-client';
+import { registerValidatorQuickFixes, setQuickFixSchema } from './validator-quick-fix';
 import YamlWorker from './yaml.worker?worker';
 
 export type Monaco = typeof monaco;
@@ -34,21 +36,24 @@ loader.config({ monaco });
 // The e2e tests and the benchmark read markers through the same API the editor uses.
 (window as unknown as { monaco?: Monaco }).monaco = monaco;
 
+// Our validator (in its worker) reports every problem with our messages; the schema services' generic
+// ones ("Property lgo is not allowed") would show the same problem twice, so they only complete and hover.
 const monacoYaml = configureMonacoYaml(monaco, {
   enableSchemaRequest: false,
-  validate: true,
+  validate: false,
   completion: true,
   hover: true,
   format: { enable: true },
   schemas: [],
 });
 monaco.languages.json.jsonDefaults.setDiagnosticsOptions({
-  validate: true,
+  validate: false,
   allowComments: false,
   enableSchemaRequest: false,
   schemas: [],
 });
 registerUriLanguage(monaco);
+registerValidatorQuickFixes(monaco, ['yaml', 'json', PIPELINE_URI_LANGUAGE]);
 registerPelCompletion(monaco);
 
 let appliedSchema: object | null = null;
@@ -57,12 +62,14 @@ let appliedSchema: object | null = null;
 export function applyPipelineSchema(schema: object): void {
   if (schema === appliedSchema) return;
   appliedSchema = schema;
+  setValidatorSchema(schema);
+  setQuickFixSchema(schema);
   const documented = withMarkdownDescriptions(schema);
   monacoYaml.update({
     schemas: [{ uri: SCHEMA_URI, fileMatch: PIPELINE_YAML_FILES, schema: documented as JSONSchema }],
   });
   monaco.languages.json.jsonDefaults.setDiagnosticsOptions({
-    validate: true,
+    validate: false,
     allowComments: false,
     enableSchemaRequest: false,
     schemas: [{ uri: SCHEMA_URI, fileMatch: PIPELINE_JSON_FILES, schema: documented }],

@@ -28,6 +28,17 @@ export function CommandEntry({ command, open, onToggle }: CommandEntryProps) {
             input <code>{command.inputType ?? 'any'}</code> → output{' '}
             <code>{command.outputType ?? 'any'}</code>
           </p>
+          {command.requiredOneOf?.map((group) => (
+            <p key={group.join()} className={styles.muted}>
+              Requires one of:{' '}
+              {group.map((name, i) => (
+                <span key={name}>
+                  {i > 0 && ' or '}
+                  <code>{name}</code>
+                </span>
+              ))}
+            </p>
+          ))}
           <ParameterTable parameters={command.parameters} />
           <div className={styles.actions}>
             <pre className={styles.snippet}>{commandSnippet(command)}</pre>

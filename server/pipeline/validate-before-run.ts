@@ -1,0 +1,71 @@
+/**
+ * The shared validator, run before any step of every run on the server (HTTP, stored pipelines,
+ * `pipeline.start`/`call`, listeners): a pipeline with a mistake anywhere writes nothing and answers with all
+ * of its errors at once. Cheap on the hot path: the steps' result is kept per parsed steps list (the parsed
+ * script cache hands every run of a text the same one) and the sections' per headers and vars objects.
+ */
+import { checkExpression } from '../../shared/commands/core/schema';
+import type { PipeworkError } from '../../shared/errors';
+import {
+  problemsError,
+  validateScript,
+  type CommandLookup,
+  type PipelineProblem,
+  type PipelineScript,
+} from '../../shared/pipeline';
+
+type ByObject = WeakMap<object, PipelineProblem[]>;
+
+/** Per registry (a test run's registry with its mocks is another one), then per steps list or section object. */
+const checked = new WeakMap<CommandLookup, { steps: ByObject; sections: ByObject }>();
+
+const NO_STEPS: PipelineScript['steps'] = [];
+
+function stepProblems(script: PipelineScript, commands: CommandLookup, cache: ByObject): PipelineProblem[] {
+  let problems = cache.get(script.steps);
+  if (!problems) {
+    problems = validateScript({ ...script, headers: {}, vars: {} }, commands, { checkExpression });
+    cache.set(script.steps, problems);
+  }
+  return problems;
+}
+
+function sectionProblems(
+  script: PipelineScript,
+  section: 'headers' | 'vars',
+  commands: CommandLookup,
+  cache: ByObject,
+): PipelineProblem[] {
+  const values = script[section];
+  if (Object.keys(values).length === 0) return [];
+  let problems = cache.get(values);
+  if (!problems) {
+    const only = { ...script, steps: NO_STEPS, headers: {}, vars: {}, [section]: values };
+    problems = validateScript(only, commands, { checkExpression });
+    cache.set(values, problems);
+  }
+  return problems;
+}
+
+function byPosition(a: PipelineProblem, b: PipelineProblem): number {
+  return (a.line ?? Infinity) - (b.line ?? Infinity) || (a.column ?? Infinity) - (b.column ?? Infinity);
+}
+
+/** Every problem the validator finds in a parsed script, computed once per steps list and section. */
+export function problemsBeforeRun(script: PipelineScript, commands: CommandLookup): PipelineProblem[] {
+  let caches = checked.get(commands);
+  if (!caches) {
+    caches = { steps: new WeakMap(), sections: new WeakMap() };
+    checked.set(commands, caches);
+  }
+  const steps = stepProblems(script, commands, caches.steps);
+  const headers = sectionProblems(script, 'headers', commands, caches.sections);
+  const vars = sectionProblems(script, 'vars', commands, caches.sections);
+  if (headers.length === 0 && vars.length === 0) return steps;
+  return [...steps, ...headers, ...vars].sort(byPosition);
+}
+
+/** The error that stops a run before its first step (every error found, in `details.problems`), or null. */
+export function errorBeforeRun(script: PipelineScript, commands: CommandLookup): PipeworkError | null {
+  return problemsError(problemsBeforeRun(script, commands));
+}

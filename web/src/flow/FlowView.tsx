@@ -1,0 +1,170 @@
+/**
+ * The flow view beside the editor: the pipeline's steps as a graph, kept in step with the text (the graph is
+ * built and laid out in the validator worker, so typing never waits for it). A click on a step selects it in
+ * the editor; a step that starts a stored pipeline links to it; after a run each step shows its status.
+ */
+import {
+  Background,
+  Controls,
+  Handle,
+  MarkerType,
+  Position,
+  ReactFlow,
+  type Edge,
+  type Node,
+  type NodeProps,
+} from '@xyflow/react';
+import '@xyflow/react/dist/style.css';
+import { createContext, memo, useContext, useEffect, useMemo, useState } from 'react';
+import { onValidated, revalidate } from '../editor';
+import type { RunOutcome } from '../run/run-types';
+import type { FlowGraph, FlowNode } from './flow-graph';
+import { stepStatuses, type StepStatus } from './step-status';
+import './flow.css';
+
+export interface FlowViewProps {
+  /** The editor model's path (e.g. `untitled.pi.yaml`): the view follows the model whose URI ends with it. */
+  path: string;
+  /** The last run, when it ran the text shown (its trace gives the statuses). */
+  outcome?: RunOutcome;
+  onSelectStep(line: number, column: number): void;
+  onOpenPipeline(key: string): void;
+}
+
+type StepData = { node: FlowNode; status?: StepStatus };
+
+const Actions = createContext<Pick<FlowViewProps, 'onSelectStep' | 'onOpenPipeline'>>({
+  onSelectStep: () => {},
+  onOpenPipeline: () => {},
+});
+
+function statusText(status: StepStatus | undefined): string {
+  if (!status) return '';
+  if (status.status === 'skipped') return 'skipped';
+  const times = status.runs > 1 ? ` ×${status.runs}` : '';
+  return `${status.status === 'ok' ? 'ok' : 'failed'} ${Math.round(status.durationMs)} ms${times}`;
+}
+
+const StepNode = memo(function StepNode({ data }: NodeProps<Node<StepData>>) {
+  const { node, status } = data;
+  const { step } = node;
+  const actions = useContext(Actions);
+  const state = statusText(status);
+  const label = `Step ${step.index + 1}: ${step.command}${step.detail ? ` ${step.detail}` : ''}${state ? `, ${state}` : ''}`;
+  return (
+    <div
+      className={`flow-step flow-role-${step.role?.replace('.', '-') ?? 'plain'} flow-status-${status?.status ?? 'none'}`}
+      data-step={step.index + 1}
+    >
+      <Handle type="target" position={Position.Top} isConnectable={false} />
+      <button
+        type="button"
+        className="flow-step-select nodrag"
+        aria-label={label}
+        onClick={() => step.line !== undefined && actions.onSelectStep(step.line, step.column ?? 1)}
+      >
+        <span className="flow-step-number">{step.index + 1}</span>
+        <span className="flow-step-command">{step.command}</span>
+        {state && <span className="flow-step-status">{state}</span>}
+        {step.detail && !step.target && <span className="flow-step-detail">{step.detail}</span>}
+      </button>
+      {step.target && (
+        <button
+          type="button"
+          className="flow-step-link nodrag"
+          aria-label={`Open the pipeline ${step.target}`}
+          onClick={() => actions.onOpenPipeline(step.target!)}
+        >
+          ↗ {step.target}
+        </button>
+      )}
+      <Handle type="source" position={Position.Bottom} isConnectable={false} />
+    </div>
+  );
+});
+
+const NODE_TYPES = { step: StepNode };
+
+function toNodes(graph: FlowGraph, statuses: Map<number, StepStatus>): Node<StepData>[] {
+  return graph.nodes.map((node) => ({
+    id: node.id,
+    type: 'step',
+    position: { x: node.x, y: node.y },
+    width: node.width,
+    height: node.height,
+    data: { node, status: statuses.get(node.step.index) },
+    draggable: false,
+    connectable: false,
+    selectable: false,
+    // The button inside takes the focus and the label.
+    focusable: false,
+  }));
+}
+
+function toEdges(graph: FlowGraph): Edge[] {
+  return graph.edges.map((edge) => ({
+    id: edge.id,
+    source: edge.source,
+    target: edge.target,
+    label: edge.label,
+    type: edge.back ? 'smoothstep' : 'default',
+    animated: edge.back,
+    markerEnd: { type: MarkerType.ArrowClosed },
+    focusable: false,
+    className: edge.back ? 'flow-edge-back' : undefined,
+  }));
+}
+
+export function FlowView(props: FlowViewProps) {
+  const { path, outcome, onSelectStep, onOpenPipeline } = props;
+  const [graph, setGraph] = useState<FlowGraph | null>(null);
+  const [broken, setBroken] = useState(false);
+
+  useEffect(() => {
+    const match = (uri: string) => uri.endsWith(`/${path}`) || uri === path;
+    const stop = onValidated(
+      match,
+      (result) => {
+        setBroken(result.graph === null && result.steps === null);
+        if (result.graph) setGraph(result.graph);
+      },
+      true,
+    );
+    revalidate(match);
+    return stop;
+  }, [path]);
+
+  const statuses = useMemo(() => stepStatuses(outcome), [outcome]);
+  const nodes = useMemo(() => (graph ? toNodes(graph, statuses) : []), [graph, statuses]);
+  const edges = useMemo(() => (graph ? toEdges(graph) : []), [graph]);
+  const actions = useMemo(() => ({ onSelectStep, onOpenPipeline }), [onSelectStep, onOpenPipeline]);
+
+  return (
+    <section className="flow-view" aria-label="Flow view" data-testid="flow-view">
+      {broken && (
+        <p className="flow-stale" role="status">
+          The text does not parse: the flow shows the last version that did.
+        </p>
+      )}
+      <Actions.Provider value={actions}>
+        <ReactFlow
+          // Fitted to the view when the number of steps changes (fitView acts when React Flow mounts).
+          key={nodes.length}
+          nodes={nodes}
+          edges={edges}
+          nodeTypes={NODE_TYPES}
+          nodesDraggable={false}
+          nodesConnectable={false}
+          elementsSelectable={false}
+          fitView
+          minZoom={0.1}
+          proOptions={{ hideAttribution: true }}
+          aria-label="Pipeline steps as a graph"
+        >
+          <Background gap={24} />
+          <Controls showInteractive={false} />
+        </ReactFlow>
+      </Actions.Provider>
+    </section>
+  );
+}
