@@ -69,20 +69,31 @@ describe('POST /api/v3/pipeline/debug', () => {
     expect(trace[0].message).toEqual(seed);
   });
 
-  it('places errors of a run from a step at the line of the whole pipeline, with the messages so far', async () => {
+  it('places errors of a run from a step at the line of the whole pipeline, and runs nothing', async () => {
     const pipeline =
       'pipeline:\n  - set.body: 1\n  - set.var:\n      key: a\n      value: 2\n  - log: "#{vars.a +}"\n';
     const seed = { body: 5, vars: {}, headers: {} };
     const response = await debug({ pipeline, form: 'yaml', fromStep: 1, seed });
     expect(response.status).toBe(400);
     expect(response.json.value).toMatchObject({ code: 'PEL_SYNTAX', commandIndex: 2, line: 6 });
+    // Refused before its first step: no step ran, so there is no trace.
+    expect(response.json.value.trace).toBeUndefined();
+  });
+
+  it('places a runtime error of a run from a step at the line of the whole pipeline, with the messages so far', async () => {
+    const pipeline =
+      'pipeline:\n  - set.body: 1\n  - set.var:\n      key: a\n      value: 2\n  - error: "stop at #{vars.a}"\n';
+    const seed = { body: 5, vars: {}, headers: {} };
+    const response = await debug({ pipeline, form: 'yaml', fromStep: 1, seed });
+    expect(response.status).toBe(400);
+    expect(response.json.value).toMatchObject({ code: 'ASSERTION_FAILED', commandIndex: 2, line: 6 });
     const trace = response.json.value.trace;
     expect(trace[0]).toMatchObject({ index: 1, command: 'set.var', message: { body: 5, vars: {} } });
   });
 
   it('keeps messages aligned with their steps across retries', async () => {
     const pipeline =
-      'pipeline:\n  - error:\n      code: CONFLICT\n      message: busy\n      onError: "RETRY; times=2; wait=0; then=IGNORE"\n' +
+      'pipeline:\n  - error:\n      message: busy\n      onError: "RETRY; times=2; wait=0; then=IGNORE"\n' +
       '  - set.var:\n      key: after\n      value: 1\n  - log: "#{vars.after}"\n';
     const response = await debug({ pipeline, form: 'yaml' });
     expect(response.status).toBe(200);

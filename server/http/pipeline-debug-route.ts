@@ -101,7 +101,10 @@ async function debugRun(
   const request = readRequest(parseJsonBody(text));
   let script = parsePipeline(request.pipeline, request.form);
   // As every run: a mistake anywhere in the pipeline runs nothing, and all of them are answered at once.
-  const refused = errorBeforeRun(script, services.commands);
+  const refused = errorBeforeRun(script, services.commands, {
+    principal: res.locals.principal,
+    authorize: authorizeCommand,
+  });
   if (refused) throw refused;
   if (request.fromStep !== undefined) {
     script = scriptFromStep(

@@ -11,7 +11,7 @@ import type { ServerServices } from '../services';
 import { authorizeCommand } from './authorize-command';
 import { utilitiesFor } from './pel-utilities';
 import { withSecretMask, type SecretMask } from '../runs/secret-mask';
-import { errorBeforeRun } from './validate-before-run';
+import { errorBeforeRun, type AuthorizeStep } from './validate-before-run';
 
 export type { RunTrigger, RunTriggerKind } from '../runs/run-trigger';
 
@@ -86,7 +86,10 @@ function schedule(
     ? { ...options, trace: run.traced, cancellation: run.cancellation }
     : options;
   // Before any step and before a run slot is taken: a pipeline with a mistake anywhere runs nothing.
-  const invalid = errorBeforeRun(script, services.commands);
+  const invalid = errorBeforeRun(script, services.commands, {
+    principal: options.principal,
+    authorize: authorizeFor(options),
+  });
   if (invalid) return Promise.reject(invalid);
   if (options.topLevel) {
     return services.runSlots.run(options.principal, recorded.cancellation, (maxMillis) =>
@@ -159,13 +162,7 @@ function runMasked(
     principal: options.principal,
     utilities: utilitiesFor(services, prefetched),
     prepareStep: stepPreparer?.(services, prefetched),
-    authorize:
-      options.publicCommand === undefined
-        ? authorizeCommand
-        : (principal, contract) => {
-            if (principal === null && contract.name === options.publicCommand) return;
-            authorizeCommand(principal, contract);
-          },
+    authorize: authorizeFor(options),
     limits: { maxSteps: config.limits.pipelineSteps, maxMillis },
     trace: options.trace,
     request: options.request,
@@ -181,4 +178,13 @@ function runMasked(
         mask.text(entry.message),
       ),
   });
+}
+
+/** The per-step permission check of a run: the public token commands need no caller. */
+function authorizeFor(options: ExecuteOptions): AuthorizeStep {
+  if (options.publicCommand === undefined) return authorizeCommand;
+  return (principal, contract) => {
+    if (principal === null && contract.name === options.publicCommand) return;
+    authorizeCommand(principal, contract);
+  };
 }

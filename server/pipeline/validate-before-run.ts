@@ -4,8 +4,10 @@
  * of its errors at once. Cheap on the hot path: the steps' result is kept per parsed steps list (the parsed
  * script cache hands every run of a text the same one) and the sections' per headers and vars objects.
  */
+import type { Principal } from '../../shared/auth';
+import type { CommandContract } from '../../shared/commands';
 import { checkExpression } from '../../shared/commands/core/schema';
-import type { PipeworkError } from '../../shared/errors';
+import { isPipeworkError, type PipeworkError } from '../../shared/errors';
 import {
   problemsError,
   validateScript,
@@ -65,7 +67,29 @@ export function problemsBeforeRun(script: PipelineScript, commands: CommandLooku
   return [...steps, ...headers, ...vars].sort(byPosition);
 }
 
-/** The error that stops a run before its first step (every error found, in `details.problems`), or null. */
-export function errorBeforeRun(script: PipelineScript, commands: CommandLookup): PipeworkError | null {
-  return problemsError(problemsBeforeRun(script, commands));
+/** The run's per-step permission check, as the runner would apply it. */
+export type AuthorizeStep = (principal: Principal | null, contract: CommandContract) => void;
+
+/**
+ * The error that stops a run before its first step (every error found, in `details.problems`), or null. With
+ * the caller's permission check: a caller who may not run the command of the first broken step is told that
+ * (403), as the run would have told them at that step, rather than how to call a command they may not use.
+ */
+export function errorBeforeRun(
+  script: PipelineScript,
+  commands: CommandLookup,
+  caller?: { principal: Principal | null; authorize: AuthorizeStep },
+): PipeworkError | null {
+  const refused = problemsError(problemsBeforeRun(script, commands));
+  if (!refused || !caller) return refused;
+  const name = refused.details.commandName;
+  const contract = typeof name === 'string' ? commands.get(name)?.contract : undefined;
+  if (!contract) return refused;
+  try {
+    caller.authorize(caller.principal, contract);
+  } catch (error) {
+    if (isPipeworkError(error)) return error;
+    throw error;
+  }
+  return refused;
 }

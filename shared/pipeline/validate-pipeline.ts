@@ -63,7 +63,7 @@ function expressionProblem(
   at: SourcePosition | undefined,
   where: Partial<PipelineProblem>,
 ): PipelineProblem {
-  const code = found.code === 'PEL_EVAL' ? 'PEL_EVAL' : 'PEL_SYNTAX';
+  const code = found.code === 'PEL_EVAL' || found.code === 'LIMIT_EXCEEDED' ? found.code : 'PEL_SYNTAX';
   return { code, severity: 'error', message: found.message, ...where, ...at };
 }
 

@@ -19,7 +19,7 @@ export const propertyDelete = defineCommand<ServerServices>(
       filter: { ...PATTERN, description: 'The same as pattern (an older name).' },
     },
     defaultParameter: 'key',
-    requiredOneOf: [['path', 'key', 'pattern']],
+    requiredOneOf: [['path', 'key', 'pattern', 'filter']],
     input: 'any',
     output: 'json',
     effect: 'write',

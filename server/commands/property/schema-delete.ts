@@ -19,7 +19,7 @@ export const propertySchemaDelete = defineCommand<ServerServices>(
       },
     },
     defaultParameter: 'key',
-    requiredOneOf: [['path', 'key', 'pattern']],
+    requiredOneOf: [['path', 'key', 'pattern', 'filter']],
     input: 'any',
     output: 'json',
     effect: 'write',

@@ -79,6 +79,8 @@ export function checkExpression(template: string): { message: string; offset: nu
     return {
       message: error.message,
       offset: typeof error.details.offset === 'number' ? error.details.offset : 0,
+      // A limit (nesting, length) keeps its own code: the run would have failed with it.
+      code: error.code === 'LIMIT_EXCEEDED' ? error.code : undefined,
     };
   }
 }
