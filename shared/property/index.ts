@@ -71,3 +71,15 @@ export type {
   DeleteMatchingOptions,
   ExistStrategy,
 } from './property-store';
+export {
+  INSTANCE_COLUMNS,
+  MAX_INSTANCE_PAGE,
+  MAX_INSTANCE_FILTERS,
+  instanceFieldPath,
+  isInstanceColumn,
+  type InstanceField,
+  type InstanceFilter,
+  type InstancePageQuery,
+  type InstancePage,
+  type InstanceRow,
+} from './instance-page';

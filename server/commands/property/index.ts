@@ -17,6 +17,7 @@ import { propertyImport } from './import';
 import { propertyKeys } from './keys';
 import { propertyKeysChildren } from './keys-children';
 import { propertyKeysChildrenPage } from './keys-children-page';
+import { propertyObjectInstances } from './object-instances';
 import { propertyList } from './list';
 import { propertyMove } from './move';
 import { propertyPut } from './put';
@@ -40,6 +41,7 @@ export const propertyCommands: CommandDefinition<ServerServices>[] = [
   propertyKeys,
   propertyKeysChildren,
   propertyKeysChildrenPage,
+  propertyObjectInstances,
   propertyAttachmentPut,
   propertyAttachmentChunkPut,
   propertyAttachmentChunkGet,
