@@ -1,12 +1,14 @@
-/** The left side of the workbench: the property tree and the command reference, one tab at a time. */
+/** The left side of the workbench: the property tree, the apps and the command reference, one tab at a time. */
 import { memo, useState } from 'react';
+import { AppsPanel } from '../apps';
 import { PropertyExplorer } from '../properties';
 import { CommandReference } from '../reference';
 
-type Tab = 'properties' | 'reference';
+type Tab = 'properties' | 'apps' | 'reference';
 
 const TABS: { tab: Tab; label: string }[] = [
   { tab: 'properties', label: 'Properties' },
+  { tab: 'apps', label: 'Apps' },
   { tab: 'reference', label: 'Reference' },
 ];
 
@@ -30,7 +32,7 @@ export const Sidebar = memo(function Sidebar({ width }: { width: number }) {
         ))}
       </div>
       <div className="wb-sidebar-body" role="tabpanel">
-        {tab === 'properties' ? <PropertyExplorer /> : <CommandReference />}
+        {tab === 'properties' ? <PropertyExplorer /> : tab === 'apps' ? <AppsPanel /> : <CommandReference />}
       </div>
     </aside>
   );
