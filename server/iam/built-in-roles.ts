@@ -26,6 +26,7 @@ const USER_PERMISSIONS = [
   'CAN_PIPE_pipeline.validate',
   'CAN_PIPE_property.list',
   'CAN_PIPE_property.keys*',
+  'CAN_PIPE_property.object.instances',
   'CAN_PIPE_property.copy',
   'CAN_PIPE_property.move',
   'CAN_PIPE_property.attachment.*',

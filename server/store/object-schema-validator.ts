@@ -17,6 +17,8 @@ const FORMATS: Record<string, RegExp> = {
 };
 
 const MAX_CACHED = 500;
+/** Field errors reported at most per refused instance. */
+const MAX_REPORTED = 50;
 
 function invalidValue(message: string, details: Record<string, unknown> = {}): PipeworkError {
   return new PipeworkError('PARAM_INVALID', message, { parameter: 'value', ...details });
@@ -151,7 +153,7 @@ function compileSchema(text: string | null, schemaKey: string): ValidateFunction
   }
   try {
     // A fresh ajv per schema: schemas with the same `$id` (two versions of one object) must not clash.
-    return new Ajv({ allErrors: false, strict: false, logger: false, formats: FORMATS }).compile(
+    return new Ajv({ allErrors: true, strict: false, logger: false, formats: FORMATS }).compile(
       readLenientSchema(document, schemaKey).schema,
     );
   } catch (error) {
@@ -210,6 +212,13 @@ export class ObjectSchemaValidator {
         {
           schemaKey: schema.key,
           instancePath: error.instancePath,
+          // Every field's problem, so that a form shows each at its field (the first is in the message).
+          errors: validate.errors!.slice(0, MAX_REPORTED).map((e) => ({
+            instancePath: e.instancePath,
+            keyword: e.keyword,
+            params: e.params,
+            message: e.message ?? 'is invalid',
+          })),
         },
       );
     }

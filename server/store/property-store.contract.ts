@@ -8,6 +8,7 @@ import type { PropertyStore } from '../../shared/property';
 import { describeAttachmentContract } from './property-store-attachments.contract';
 import { codeOf, collect, type ContractContext } from './property-store-contract-support';
 import { describeHistoryContract } from './property-store-history.contract';
+import { describeInstancesContract } from './property-store-instances.contract';
 import { describeListingContract } from './property-store-listing.contract';
 
 export interface ContractStore {
@@ -250,6 +251,7 @@ export function runPropertyStoreContract(name: string, factory: ContractStoreFac
     });
 
     describeListingContract(context);
+    describeInstancesContract(context);
 
     describe('delete, copy and move', () => {
       it('deletes one property and reports it once', async () => {

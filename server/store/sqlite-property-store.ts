@@ -12,6 +12,9 @@ import {
   scanRanges,
   type KeyPattern,
   type KeyScope,
+  type InstancePage,
+  type InstancePageQuery,
+  type InstanceRow,
   type NewProperty,
   type Property,
   type PropertyChange,
@@ -28,6 +31,8 @@ import {
   type UpdateResult,
   type WriteOptions,
 } from '../../shared/property';
+import { instancePageSql } from './instance-page-sql';
+import { SQLITE_INSTANCE_DIALECT } from './instance-page-dialects';
 import { PROPERTY_MIGRATIONS } from './migrations';
 import { SqliteAttachmentStore } from './sqlite-attachment-store';
 import { childrenOf } from './sqlite-children';
@@ -246,6 +251,22 @@ export class SqlitePropertyStore implements PropertyStore, SyncPropertyReader, S
   }
   async children(parent: string | null, scope: KeyScope = 'all'): Promise<string[]> {
     return this.childrenSync(parent, scope);
+  }
+  async instancePage(query: InstancePageQuery): Promise<InstancePage> {
+    const q = instancePageSql(SQLITE_INSTANCE_DIALECT, query, this.clock());
+    // Named parameters (@p1, @p2, ...): a path parameter appears more than once.
+    const named = (values: unknown[]) => Object.fromEntries(values.map((v, i) => [`p${i + 1}`, v]));
+    const total = this.db
+      .prepare(`SELECT count(*) FROM property WHERE ${q.where}`)
+      .pluck()
+      .get(named(q.params));
+    const rows = this.db
+      .prepare(
+        `SELECT key, uuid, version, created, updated, value FROM property WHERE ${q.where} ` +
+          `${q.page.sql}`,
+      )
+      .all(named([...q.params, ...q.page.params])) as InstanceRow[];
+    return { total: total as number, rows };
   }
   async save(input: NewProperty, options: SaveOptions = {}): Promise<SaveResult> {
     return this.tx.save.immediate(input, options);

@@ -82,3 +82,15 @@ export {
   type PropertyVersionKind,
   type PropertyVersionSummary,
 } from './property-history';
+export {
+  INSTANCE_COLUMNS,
+  MAX_INSTANCE_PAGE,
+  MAX_INSTANCE_FILTERS,
+  instanceFieldPath,
+  isInstanceColumn,
+  type InstanceField,
+  type InstanceFilter,
+  type InstancePageQuery,
+  type InstancePage,
+  type InstanceRow,
+} from './instance-page';

@@ -7,6 +7,7 @@
 import type { KeyPattern } from './key-pattern';
 import type { KeyScope } from './key-range';
 import type { PropertyHistoryReader } from './property-history';
+import type { InstancePage, InstancePageQuery } from './instance-page';
 import type { NewProperty, Property, PropertyAttachment, PropertyChange, PropertyPatch } from './property';
 
 export interface PropertyQuery {
@@ -108,6 +109,12 @@ export interface PropertyStore {
    * pipelines run as their author, and someone who only moved or retyped a pipeline did not write it.
    */
   authorOf(key: string): Promise<string | null | undefined>;
+  /**
+   * One page of the live instances directly inside an object's instance folder, filtered and sorted by fields
+   * of their JSON values (ties and no sort: key order), with the count of all matching. Access rules are the
+   * caller's: the folder belongs to one app, so one check covers every row.
+   */
+  instancePage(query: InstancePageQuery): Promise<InstancePage>;
   readonly attachments: AttachmentStore;
   /** The kept versions of each key, written in the same transaction as every change (docs/history.md). */
   readonly history: PropertyHistoryReader;

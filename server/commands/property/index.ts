@@ -21,6 +21,7 @@ import { propertyImport } from './import';
 import { propertyKeys } from './keys';
 import { propertyKeysChildren } from './keys-children';
 import { propertyKeysChildrenPage } from './keys-children-page';
+import { propertyObjectInstances } from './object-instances';
 import { propertyList } from './list';
 import { propertyMove } from './move';
 import { propertyPut } from './put';
@@ -45,6 +46,7 @@ export const propertyCommands: CommandDefinition<ServerServices>[] = [
   propertyKeys,
   propertyKeysChildren,
   propertyKeysChildrenPage,
+  propertyObjectInstances,
   propertyAttachmentPut,
   propertyAttachmentChunkPut,
   propertyAttachmentChunkGet,

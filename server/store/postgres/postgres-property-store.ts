@@ -12,6 +12,9 @@ import {
   type DeleteMatchingOptions,
   type HistoryBounds,
   type KeyScope,
+  type InstancePage,
+  type InstancePageQuery,
+  type InstanceRow,
   type NewProperty,
   type Property,
   type PropertyChange,
@@ -24,12 +27,14 @@ import {
   type UpdateResult,
   type WriteOptions,
 } from '../../../shared/property';
+import { instancePageSql } from '../instance-page-sql';
+import { POSTGRES_INSTANCE_DIALECT } from '../instance-page-dialects';
 import { toProperty, type PropertyRow } from '../sqlite-rows';
 import { PostgresAttachmentStore } from './postgres-attachment-store';
 import { childrenOf, scanQuery } from './postgres-listing';
 import { POSTGRES_PROPERTY_MIGRATIONS, migratePostgres } from './postgres-migrations';
 import { propertyNotFound } from '../property-write-rules';
-import { PG_PROPERTY_COLUMNS, first, inTransaction, pgLive } from './postgres-rows';
+import { PG_PROPERTY_COLUMNS, first, inTransaction, pgLive, rows } from './postgres-rows';
 import { PostgresPropertyHistory } from './postgres-property-history';
 import { runReadOnlyQuery } from './postgres-query-runner';
 import { PostgresPropertyWrites } from './postgres-property-writes';
@@ -142,6 +147,22 @@ export class PostgresPropertyStore implements PropertyStore {
 
   async keys(query: PropertyQuery): Promise<string[]> {
     return (await scanQuery<{ key: string }>(this.pool, query, this.clock(), 'key')).map((r) => r.key);
+  }
+
+  async instancePage(query: InstancePageQuery): Promise<InstancePage> {
+    const q = instancePageSql(POSTGRES_INSTANCE_DIALECT, query, this.clock());
+    const count = await first<{ total: number }>(
+      this.pool,
+      `SELECT count(*)::float8 AS total FROM property WHERE ${q.where}`,
+      q.params,
+    );
+    const found = await rows<InstanceRow>(
+      this.pool,
+      `SELECT key, uuid, version, created::float8 AS created, updated::float8 AS updated, value ` +
+        `FROM property WHERE ${q.where} ${q.page.sql}`,
+      [...q.params, ...q.page.params],
+    );
+    return { total: count?.total ?? 0, rows: found };
   }
 
   async children(parent: string | null, scope: KeyScope = 'all'): Promise<string[]> {

@@ -1,13 +1,15 @@
-/** The left side of the workbench: the property tree, the command reference and the secrets, one tab at a time. */
+/** The left side of the workbench: the property tree, the apps, the command reference and the secrets, one tab at a time. */
 import { memo, useState } from 'react';
+import { AppsPanel } from '../apps';
 import { PropertyExplorer } from '../properties';
 import { CommandReference } from '../reference';
 import { SecretsView } from '../secrets';
 
-type Tab = 'properties' | 'reference' | 'secrets';
+type Tab = 'properties' | 'apps' | 'reference' | 'secrets';
 
 const TABS: { tab: Tab; label: string }[] = [
   { tab: 'properties', label: 'Properties' },
+  { tab: 'apps', label: 'Apps' },
   { tab: 'reference', label: 'Reference' },
   { tab: 'secrets', label: 'Secrets' },
 ];
@@ -34,6 +36,8 @@ export const Sidebar = memo(function Sidebar({ width }: { width: number }) {
       <div className="wb-sidebar-body" role="tabpanel">
         {tab === 'properties' ? (
           <PropertyExplorer />
+        ) : tab === 'apps' ? (
+          <AppsPanel />
         ) : tab === 'reference' ? (
           <CommandReference />
         ) : (

@@ -4,6 +4,7 @@
  */
 import { Suspense, lazy, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { PipelineEditor, type PipelineEditorHandle, type PipelineForm } from '../editor';
+import { AppViews } from '../apps';
 import { ConflictDialog } from '../document/ConflictDialog';
 import { DocumentBar } from '../document/DocumentBar';
 import { useUnsavedGuard } from '../document/unsaved-guard';
@@ -48,11 +49,11 @@ export function WorkbenchMain() {
   });
 
   useEffect(() => {
-    if (!route.key || route.key === source().key) return;
+    if (route.view !== 'editor' || !route.key || route.key === source().key) return;
     // The result and trace belong to the pipeline they ran: another one starts with empty panels.
     resetRun();
     void load(route.key);
-  }, [route.key, load, source, resetRun]);
+  }, [route.view, route.key, load, source, resetRun]);
 
   const workbench = useMemo<Workbench>(
     () => ({
@@ -62,14 +63,14 @@ export function WorkbenchMain() {
           !window.confirm('The pipeline has unsaved changes. Open another one and drop them?')
         )
           return;
-        if (key === route.key) {
+        if (route.view === 'editor' && key === route.key) {
           resetRun();
           void load(key);
         } else navigate({ view: 'editor', key });
       },
       insertIntoEditor: (step) => editor.current?.insertStep(step),
     }),
-    [route.key, load, navigate, source, resetRun],
+    [route.key, route.view, load, navigate, source, resetRun],
   );
 
   const reveal = useCallback(
@@ -95,65 +96,73 @@ export function WorkbenchMain() {
           direction={1}
           label="Resize the sidebar"
         />
-        <main className="wb-main">
-          <DocumentBar
-            document={document}
-            onRun={run.run}
-            running={run.running}
-            onStored={(key) => {
-              navigate({ view: 'editor', key });
-              editor.current?.focus();
-            }}
-            onHistory={() => setShowHistory(true)}
-          />
-          <div className="wb-view-bar">
-            <button
-              type="button"
-              className="wb-flow-toggle"
-              aria-pressed={flowShown}
-              onClick={() => setFlowShown((shown) => !shown)}
-            >
-              Flow view
-            </button>
-          </div>
-          <div className="wb-editor-split">
-            <div className="wb-editor">
-              <Suspense fallback={<div className="wb-editor-loading">Loading the editor…</div>}>
-                <PipelineEditor
-                  value={doc.text}
-                  onChange={document.change}
-                  language={doc.form}
-                  path={modelPath(doc.key, doc.form)}
-                  onRun={run.run}
-                  onEditorReady={onEditorReady}
-                  minHeight={0}
-                />
-              </Suspense>
+        {route.view !== 'editor' ? (
+          <main className="wb-main wb-app-view">
+            <Suspense fallback={<div className="wb-editor-loading">Loading…</div>}>
+              <AppViews route={route} navigate={navigate} openPipeline={workbench.openPipeline} />
+            </Suspense>
+          </main>
+        ) : (
+          <main className="wb-main">
+            <DocumentBar
+              document={document}
+              onRun={run.run}
+              running={run.running}
+              onStored={(key) => {
+                navigate({ view: 'editor', key });
+                editor.current?.focus();
+              }}
+              onHistory={() => setShowHistory(true)}
+            />
+            <div className="wb-view-bar">
+              <button
+                type="button"
+                className="wb-flow-toggle"
+                aria-pressed={flowShown}
+                onClick={() => setFlowShown((shown) => !shown)}
+              >
+                Flow view
+              </button>
             </div>
-            {flowShown && (
-              <div className="wb-flow">
-                <Suspense fallback={<div className="wb-editor-loading">Loading the flow view…</div>}>
-                  <FlowView
+            <div className="wb-editor-split">
+              <div className="wb-editor">
+                <Suspense fallback={<div className="wb-editor-loading">Loading the editor…</div>}>
+                  <PipelineEditor
+                    value={doc.text}
+                    onChange={document.change}
+                    language={doc.form}
                     path={modelPath(doc.key, doc.form)}
-                    outcome={ranOutcome}
-                    onSelectStep={reveal}
-                    onOpenPipeline={workbench.openPipeline}
+                    onRun={run.run}
+                    onEditorReady={onEditorReady}
+                    minHeight={0}
                   />
                 </Suspense>
               </div>
-            )}
-          </div>
-          <Splitter
-            orientation="horizontal"
-            size={runHeight}
-            onSize={setRunHeight}
-            direction={-1}
-            label="Resize the run panel"
-          />
-          <div className="wb-run" style={{ height: runHeight }}>
-            <RunPanel run={run} onReveal={reveal} />
-          </div>
-        </main>
+              {flowShown && (
+                <div className="wb-flow">
+                  <Suspense fallback={<div className="wb-editor-loading">Loading the flow view…</div>}>
+                    <FlowView
+                      path={modelPath(doc.key, doc.form)}
+                      outcome={ranOutcome}
+                      onSelectStep={reveal}
+                      onOpenPipeline={workbench.openPipeline}
+                    />
+                  </Suspense>
+                </div>
+              )}
+            </div>
+            <Splitter
+              orientation="horizontal"
+              size={runHeight}
+              onSize={setRunHeight}
+              direction={-1}
+              label="Resize the run panel"
+            />
+            <div className="wb-run" style={{ height: runHeight }}>
+              <RunPanel run={run} onReveal={reveal} />
+            </div>
+          </main>
+        )}
       </div>
       {doc.conflict && <ConflictDialog document={document} />}
       {showHistory && doc.key && (

@@ -1,23 +1,44 @@
 /**
- * The workbench's route lives in the URL hash (`#/editor?key=global/app/x.pi.yaml`), so a reload, a shared
- * link or a return from sign-in lands on the same pipeline.
+ * The workbench's route lives in the URL hash (`#/editor?key=global/app/x.pi.yaml`, `#/form?object=...`,
+ * `#/list?object=...`, `#/app?name=...`), so a reload, a shared link or a return from sign-in lands on the
+ * same view.
  */
 import { useCallback, useSyncExternalStore } from 'react';
 
+export type RouteView = 'editor' | 'form' | 'list' | 'app';
+
 export interface Route {
-  view: 'editor';
-  /** The pipeline property open in the editor, if any. */
+  view: RouteView;
+  /** The pipeline property open in the editor, or the instance open in a form. */
   key?: string;
+  /** The object of a form or list: `<app>/object/<NAME>/<VERSION>`. */
+  object?: string;
+  /** The app folder of the app overview: `global/app/<name>`. */
+  app?: string;
 }
 
+const VIEWS: readonly RouteView[] = ['editor', 'form', 'list', 'app'];
+
 export function parseRoute(hash: string): Route {
-  const [, query = ''] = hash.replace(/^#\/?/, '').split('?');
-  const key = new URLSearchParams(query).get('key') ?? undefined;
-  return { view: 'editor', key: key || undefined };
+  const [path = '', query = ''] = hash.replace(/^#\/?/, '').split('?');
+  const params = new URLSearchParams(query);
+  const view = (VIEWS as readonly string[]).includes(path) ? (path as RouteView) : 'editor';
+  const route: Route = { view };
+  for (const name of ['key', 'object', 'app'] as const) {
+    const value = params.get(name);
+    if (value) route[name] = value;
+  }
+  return route;
 }
 
 export function routeHash(route: Route): string {
-  return route.key ? `#/editor?${new URLSearchParams({ key: route.key })}` : '#/editor';
+  const params = new URLSearchParams();
+  for (const name of ['key', 'object', 'app'] as const) {
+    const value = route[name];
+    if (value) params.set(name, value);
+  }
+  const query = params.toString();
+  return `#/${route.view}${query ? `?${query}` : ''}`;
 }
 
 function subscribe(listener: () => void): () => void {

@@ -1,0 +1,154 @@
+/**
+ * An app's form: the object schema rendered by the JSON Schema form library, validated in the browser with
+ * ajv and again by the server (the authority: its field errors are placed at their fields), stored as
+ * `<object>/instance/<uuid>` with the user's rights, or an existing instance edited in place.
+ */
+import Form from '@rjsf/core';
+import type { ErrorSchema, Field, RJSFSchema } from '@rjsf/utils';
+import { customizeValidator } from '@rjsf/validator-ajv8';
+import { useQuery } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { ApiError, useApi } from '../api';
+import { FileField } from './FileField';
+import { checkSchema } from './schema-check';
+import { errorTreeOf, normalizeSchema, uiSchemaOf } from './form-schema';
+import styles from './forms.module.css';
+import { useFollowEffects } from './useFollowEffects';
+
+/**
+ * The form library's ajv validator with its checking done by `checkSchema`: ajv compiles to code, which the
+ * workbench's Content Security Policy (no eval) refuses. Error shapes and placement stay the library's.
+ */
+const validator = customizeValidator({ ajvOptionsOverrides: { strict: false } });
+validator.rawValidation = ((schema: unknown, formData: unknown) => ({
+  errors: checkSchema(schema, formData),
+})) as typeof validator.rawValidation;
+validator.isValid = (schema, formData) => checkSchema(schema, formData).length === 0;
+const FIELDS: Record<string, Field> = { file: FileField as Field };
+
+interface ServerFieldError {
+  instancePath: string;
+  message: string;
+}
+
+export interface ObjectFormProps {
+  /** `<app>/object/<NAME>/<VERSION>`. */
+  object: string;
+  /** An existing instance to edit. */
+  instanceKey?: string;
+  onOpenList?: () => void;
+}
+
+export function ObjectForm({ object, instanceKey, onOpenList }: ObjectFormProps) {
+  const api = useApi();
+  const schemaQuery = useQuery({
+    queryKey: ['form-schema', object],
+    queryFn: () => api.command<unknown>('property.value.get', { key: `${object}/schema` }),
+  });
+  const instanceQuery = useQuery({
+    queryKey: ['form-instance', instanceKey],
+    enabled: !!instanceKey,
+    queryFn: () => api.command<unknown>('property.value.get', { key: instanceKey! }),
+  });
+  const prepared = useMemo(() => {
+    if (schemaQuery.data === undefined) return undefined;
+    try {
+      const raw =
+        typeof schemaQuery.data === 'string' ? (JSON.parse(schemaQuery.data) as unknown) : schemaQuery.data;
+      const schema = normalizeSchema(raw);
+      return { schema, ui: uiSchemaOf(schema) };
+    } catch (error) {
+      return { problem: `The schema of ${object} cannot be used: ${(error as Error).message}` };
+    }
+  }, [schemaQuery.data, object]);
+  const [data, setData] = useState<unknown>(undefined);
+  const [extraErrors, setExtraErrors] = useState<ErrorSchema | undefined>(undefined);
+  const [status, setStatus] = useState<{ text: string; error?: boolean } | null>(null);
+  const [submitted, setSubmitted] = useState<{ key: string; at: number } | null>(null);
+  const [saving, setSaving] = useState(false);
+  const effects = useFollowEffects(submitted);
+
+  if (schemaQuery.isError)
+    return (
+      <p role="alert" className={styles.problem}>
+        The schema {object}/schema cannot be read: {(schemaQuery.error as Error).message}
+      </p>
+    );
+  if (!prepared || (instanceKey && instanceQuery.isPending)) return <p>Loading the form…</p>;
+  if ('problem' in prepared)
+    return (
+      <p role="alert" className={styles.problem}>
+        {prepared.problem}
+      </p>
+    );
+
+  const submit = async (formData: unknown) => {
+    const key = instanceKey ?? `${object}/instance/${crypto.randomUUID()}`;
+    setSaving(true);
+    setExtraErrors(undefined);
+    setStatus(null);
+    try {
+      await api.command(
+        'property.schema.put',
+        { key, type: 'application/json', evalValue: false },
+        { body: JSON.stringify(formData ?? {}), contentType: 'text/plain' },
+      );
+      setStatus({ text: `Stored as ${key}.` });
+      setSubmitted({ key, at: Date.now() });
+      if (!instanceKey) setData(undefined);
+    } catch (error) {
+      const value = error instanceof ApiError ? (error.value as { errors?: ServerFieldError[] }) : undefined;
+      if (value?.errors?.length) setExtraErrors(errorTreeOf(value.errors) as ErrorSchema);
+      setStatus({ text: `Not stored: ${(error as Error).message}`, error: true });
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const title = (prepared.schema as RJSFSchema).title ?? object.split('/object/')[1];
+  return (
+    <section className={styles.form} aria-label={`Form ${title}`}>
+      <header className={styles.header}>
+        <h2>{instanceKey ? `Edit ${instanceKey.split('/').pop()}` : `New ${title}`}</h2>
+        {onOpenList && (
+          <button type="button" onClick={onOpenList}>
+            Open list
+          </button>
+        )}
+      </header>
+      <Form
+        schema={prepared.schema}
+        uiSchema={{ ...prepared.ui, 'ui:submitButtonOptions': { submitText: saving ? 'Saving…' : 'Submit' } }}
+        formData={data ?? (instanceKey ? instanceQuery.data : undefined)}
+        validator={validator}
+        fields={FIELDS}
+        extraErrors={extraErrors}
+        showErrorList="top"
+        focusOnFirstError
+        noHtml5Validate
+        disabled={saving}
+        onChange={(e) => setData(e.formData)}
+        onSubmit={(e) => void submit(e.formData)}
+      />
+      <div role="status" aria-live="polite" className={status?.error ? styles.problem : styles.ok}>
+        {status?.text}
+      </div>
+      {submitted && (
+        <section aria-label="What the submission caused" className={styles.effects}>
+          <h3>What followed</h3>
+          {effects.length === 0 ? (
+            <p>Waiting for the app&apos;s listeners…</p>
+          ) : (
+            <ul>
+              {effects.map((e, i) => (
+                <li key={i}>
+                  {e.event} <code>{e.key}</code>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      )}
+    </section>
+  );
+}
