@@ -86,7 +86,7 @@ export function runPersistedPipelineHandler(services: ServerServices): RequestHa
         cancellation: clientGone(res),
         traceId: res.locals.traceId,
       });
-      sendResult(res, result.body);
+      await sendResult(res, result.body);
     } catch (error) {
       if (!res.headersSent) req.resume();
       next(error);

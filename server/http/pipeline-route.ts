@@ -9,6 +9,7 @@ import { parsePipelineCached } from '../pipeline/parsed-pipelines';
 import { readBody } from './read-body';
 import { clientGone, requestScope } from './request-scope';
 import { sendResult } from './send-result';
+import { requestSpool } from './upload-spool';
 
 export function pipelineHandler(services: ServerServices): RequestHandler {
   return async (req, res, next) => {
@@ -29,7 +30,11 @@ export function pipelineHandler(services: ServerServices): RequestHandler {
       let script: PipelineScript;
       if (type === 'multipart/form-data') {
         // A `pipeline` part (YAML) and `file` parts, which become the body as a content collection.
-        const { files, fields } = await readContentCollection(req, services.config.limits.commandBodyBytes);
+        const { files, fields } = await readContentCollection(
+          req,
+          requestSpool(services, res),
+          services.config.limits.uploadBytes,
+        );
         if (fields.pipeline === undefined) {
           throw new PipeworkError('PARAM_INVALID', "The multipart body has no part named 'pipeline'.", {
             parameter: 'pipeline',
@@ -61,7 +66,7 @@ export function pipelineHandler(services: ServerServices): RequestHandler {
         });
         return;
       }
-      sendResult(res, result.body);
+      await sendResult(res, result.body);
     } catch (error) {
       next(error);
     }
