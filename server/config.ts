@@ -80,6 +80,8 @@ export interface ServerConfig {
     commandBodyBytes: number;
     /** Pipeline scripts. */
     pipelineBodyBytes: number;
+    /** One streamed upload (a raw body or a multipart file part), spooled to temp storage. */
+    uploadBytes: number;
     /** Steps one pipeline run may execute. */
     pipelineSteps: number;
     /** Wall time of one pipeline run. */
@@ -131,6 +133,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     limits: {
       commandBodyBytes: nonNegativeIntFrom(env, 'PIPEWORK_MAX_COMMAND_BODY', 10 * MiB),
       pipelineBodyBytes: nonNegativeIntFrom(env, 'PIPEWORK_MAX_PIPELINE_BODY', 1 * MiB),
+      uploadBytes: nonNegativeIntFrom(env, 'PIPEWORK_MAX_UPLOAD', 2048 * MiB),
       pipelineSteps: nonNegativeIntFrom(env, 'PIPEWORK_MAX_PIPELINE_STEPS', 100_000),
       pipelineMillis: nonNegativeIntFrom(env, 'PIPEWORK_MAX_PIPELINE_MILLIS', 60_000),
     },

@@ -389,7 +389,9 @@ describe('bad multipart input', () => {
   });
 
   it('a part over the limit is PAYLOAD_TOO_LARGE and nothing is saved', async () => {
-    const small = await startTestServer({ env: { PIPEWORK_MAX_COMMAND_BODY: '1000' } });
+    const small = await startTestServer({
+      env: { PIPEWORK_MAX_COMMAND_BODY: '1000', PIPEWORK_MAX_UPLOAD: '1000' },
+    });
     try {
       const { body, type } = multipart([
         { name: 'file', filename: 'big.txt', type: 'text/plain', data: 'x'.repeat(2000) },

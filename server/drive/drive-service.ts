@@ -149,15 +149,16 @@ export class DriveService {
     return { file: located.file, entry: entryOf(located.path.display, basename(located.file), stats) };
   }
 
-  /** The whole file as bytes, for a pipeline body; PAYLOAD_TOO_LARGE past `limit`. */
+  /** The file as a content object for a pipeline body: its bytes up to `limit`, a reference to the file past it. */
   async read(principal: Principal | null, path: string, limit: number): Promise<BinaryContent> {
     const { file, entry } = await this.file(principal, path);
     if (entry.size > limit) {
-      throw new PipeworkError(
-        'PAYLOAD_TOO_LARGE',
-        `'${entry.path}' has ${entry.size} bytes, more than a pipeline body may hold (${limit}); ` +
-          'download it with GET /api/v3/command/drive.read instead.',
-        { limit, length: entry.size },
+      // Too large to hold: a content object that reads the file chunk by chunk when it is used (saved,
+      // attached, sent as the result); reading it whole (PEL) is refused past `limit`.
+      return new BinaryContent(
+        { length: entry.size, memoryLimit: limit, open: () => createReadStream(file) },
+        entry.mimeType,
+        entry.name,
       );
     }
     const handle = await open(file, 'r');

@@ -10,12 +10,11 @@ import { isMultipart, readMultipart } from './multipart';
 import type { Principal } from '../../shared/auth';
 import type { ServerServices } from '../services';
 import { commandNameOf } from './command-routes';
-import { withClientFields } from '../commands/property/attachment-support';
+import { MAX_STREAMED_ATTACHMENT_BYTES, withClientFields } from '../commands/property/attachment-support';
+export { MAX_STREAMED_ATTACHMENT_BYTES };
 import { hasRawBody, streamedCommandCall } from './streamed-command';
 
 const STREAMED = new Set(['property.attachment.content', 'property.attachment.put']);
-/** Largest attachment one streamed upload may bring. */
-export const MAX_STREAMED_ATTACHMENT_BYTES = 2 * 1024 * 1024 * 1024;
 
 /** Resolves when the response wants more or has closed; removes both listeners again (no leak per chunk). */
 function drainedOrClosed(res: Response): Promise<void> {

@@ -8,6 +8,8 @@ import { executePipeline } from '../pipeline/execute-pipeline';
 import { readCommandRequest } from './request-input';
 import { clientGone, requestScope } from './request-scope';
 import { sendResult } from './send-result';
+import { discardUpload } from './raw-upload';
+import { requestSpool } from './upload-spool';
 
 /** `/api/v3/command/<name>`, `/api/v3/command:<name>` and `/api/v3/pipe:<name>` (the form editors use). */
 export const COMMAND_PATH = /^\/api\/v3\/(?:command[/:]|pipe:)([^/]+)\/?$/;
@@ -92,11 +94,11 @@ export function commandHandler(
     if (name === undefined) return next();
     try {
       const { contract } = services.commands.require(name);
-      const { params, input } = await readCommandRequest(
-        req,
-        contract,
-        services.config.limits.commandBodyBytes,
-      );
+      const { params, input } = await readCommandRequest(req, contract, {
+        bodyLimit: services.config.limits.commandBodyBytes,
+        uploadLimit: services.config.limits.uploadBytes,
+        spool: requestSpool(services, res),
+      });
       if (options.anonymous) refuseExpressions(name, params, contract.parameters);
       const script: PipelineScript = {
         source: 'uri',
@@ -116,8 +118,9 @@ export function commandHandler(
         traceId: res.locals.traceId,
         topLevel: true,
       });
-      sendResult(res, result.body);
+      await sendResult(res, result.body);
     } catch (error) {
+      if (!res.headersSent) discardUpload(req);
       next(error);
     }
   };

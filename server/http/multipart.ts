@@ -8,7 +8,8 @@ import type { Request } from 'express';
 import busboy from 'busboy';
 import type { Readable } from 'node:stream';
 import { PipeworkError } from '../../shared/errors';
-import { BinaryContent } from '../../shared/values';
+import type { BinaryContent } from '../../shared/values';
+import type { UploadSpool } from './upload-spool';
 
 export interface MultipartFile {
   /** The part's name (`file` for uploads). */
@@ -82,7 +83,9 @@ export function readMultipart(
       if (info.valueTruncated) return fail(partTooLarge(limits.fieldBytes));
       fields[name] = value;
     });
+    let current: Readable | undefined;
     parser.on('file', (field, stream, info) => {
+      current = stream;
       stream.on('limit', () => fail(partTooLarge(limits.fileBytes)));
       const file: MultipartFile = {
         field,
@@ -113,45 +116,35 @@ export function readMultipart(
       settle();
     });
     parser.on('close', settle);
-    req.on('aborted', () => {
-      fail(new PipeworkError('BAD_REQUEST', 'The request body was cut off.'));
+    // A body cut off by the client: the part being read ends with an error, so its handler stops and cleans up.
+    req.on('close', () => {
+      if (req.complete) return;
+      const cutOff = new PipeworkError('BAD_REQUEST', 'The request body was cut off.');
+      fail(cutOff);
+      if (current && !current.readableEnded) current.destroy(cutOff);
       settle();
     });
     req.pipe(parser);
   });
 }
 
-/** Collects a part's bytes up to `limit` (for parts that become values in memory). */
-export async function collectPart(stream: Readable, limit: number): Promise<Uint8Array> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw partTooLarge(limit);
-    chunks.push(chunk);
-  }
-  const joined = Buffer.concat(chunks);
-  return new Uint8Array(joined.buffer, joined.byteOffset, joined.length);
-}
-
 /**
- * A multipart body as a content collection in memory: each `file` part a content object with its name and
- * type, all parts together at most `limit` bytes; the other parts' text as fields.
+ * A multipart body as a content collection: each `file` part a content object with its name and type, streamed
+ * through the request's spool (in memory when small, a temp file otherwise), each at most `fileBytes`; the
+ * other parts' text as fields.
  */
 export async function readContentCollection(
   req: Request,
-  limit: number,
+  spool: UploadSpool,
+  fileBytes: number,
 ): Promise<{ files: BinaryContent[]; fields: Record<string, string> }> {
   const files: BinaryContent[] = [];
-  let total = 0;
   const fields = await readMultipart(
     req,
-    { fileBytes: limit, fieldBytes: Math.min(limit, 1024 * 1024), parts: 100 },
+    { fileBytes, fieldBytes: 1024 * 1024, parts: 100 },
     async (part) => {
       if (part.field !== 'file') return void part.stream.resume();
-      const data = await collectPart(part.stream, limit - total);
-      total += data.length;
-      files.push(new BinaryContent(data, part.mimeType, part.filename));
+      files.push(await spool.take(part.stream, part.mimeType, part.filename, fileBytes));
     },
   );
   return { files, fields };

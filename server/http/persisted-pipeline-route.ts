@@ -97,7 +97,7 @@ export function runPersistedPipelineHandler(services: ServerServices): RequestHa
         return;
       }
       const result = await executePipeline(services, run, options);
-      sendResult(res, result.body);
+      await sendResult(res, result.body);
     } catch (error) {
       if (!res.headersSent) req.resume();
       next(error);

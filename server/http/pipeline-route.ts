@@ -12,6 +12,7 @@ import { sendResult } from './send-result';
 import { sendAsyncStarted } from './async-answer';
 import { asksAsync, requestTrigger } from './request-trigger';
 import { startAsyncRun } from '../runs/async-runs';
+import { requestSpool } from './upload-spool';
 
 export function pipelineHandler(services: ServerServices): RequestHandler {
   return async (req, res, next) => {
@@ -33,7 +34,11 @@ export function pipelineHandler(services: ServerServices): RequestHandler {
       let source: { text: string; form: 'yaml' | 'json' | 'uri' } | undefined;
       if (type === 'multipart/form-data') {
         // A `pipeline` part (YAML) and `file` parts, which become the body as a content collection.
-        const { files, fields } = await readContentCollection(req, services.config.limits.commandBodyBytes);
+        const { files, fields } = await readContentCollection(
+          req,
+          requestSpool(services, res),
+          services.config.limits.uploadBytes,
+        );
         if (fields.pipeline === undefined) {
           throw new PipeworkError('PARAM_INVALID', "The multipart body has no part named 'pipeline'.", {
             parameter: 'pipeline',
@@ -80,7 +85,7 @@ export function pipelineHandler(services: ServerServices): RequestHandler {
         });
         return;
       }
-      sendResult(res, result.body);
+      await sendResult(res, result.body);
     } catch (error) {
       next(error);
     }

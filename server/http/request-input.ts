@@ -3,10 +3,11 @@ import type { Request } from 'express';
 import type { CommandContract } from '../../shared/commands';
 import type { JsonSchema } from '../../shared/commands';
 import { PipeworkError } from '../../shared/errors';
-import { BinaryContent } from '../../shared/values';
 import { parseJsonBody } from './json-body';
 import { isMultipart, readContentCollection } from './multipart';
 import { readBody } from './read-body';
+import { hasRawBody, readUpload } from './raw-upload';
+import type { UploadSpool } from './upload-spool';
 
 export interface CommandRequest {
   params: Record<string, unknown>;
@@ -78,7 +79,7 @@ function mediaType(req: Request): string {
   return (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
 }
 
-function fileNameOf(req: Request): string | undefined {
+export function fileNameOf(req: Request): string | undefined {
   const disposition = req.headers['content-disposition'];
   return disposition ? /filename="?([^";]+)"?/i.exec(disposition)?.[1] : undefined;
 }
@@ -103,24 +104,52 @@ export function withBodyFields(
   return filled;
 }
 
+/** What reading a command's request may use: its limits and the request's upload spool. */
+export interface CommandRequestOptions {
+  /** Buffered bodies (JSON, text, form). */
+  bodyLimit: number;
+  /** One streamed upload (a raw body, a multipart file part). */
+  uploadLimit: number;
+  spool: UploadSpool;
+}
+
+/** True for the bodies read whole into memory as text (JSON, YAML, text, forms); every other type is an upload. */
+export function isBufferedType(type: string): boolean {
+  return (
+    type === '' ||
+    type === 'application/json' ||
+    type.endsWith('+json') ||
+    type === 'application/x-www-form-urlencoded' ||
+    type.startsWith('text/') ||
+    type === 'application/yaml' ||
+    type === 'application/x-yaml'
+  );
+}
+
 /**
- * GET: parameters from the query. POST: a form body adds parameters; any other body is the input
- * (JSON parsed, text as text, anything else as bytes with its mime type).
+ * GET: parameters from the query. POST: a form body adds parameters; multipart `file` parts become a content
+ * collection (other parts parameters); JSON is parsed, text is text; any other body is an upload streamed
+ * into a content object with its mime type (and the file name of its `Content-Disposition`).
  */
 export async function readCommandRequest(
   req: Request,
   contract: CommandContract,
-  limit: number,
+  options: CommandRequestOptions,
 ): Promise<CommandRequest> {
   const query = req.query as RawParams;
   if (req.method !== 'POST') return { params: normalizeParams(query, contract), input: null };
   if (isMultipart(req)) {
-    // Every `file` part becomes an entry of a content collection; text fields fill parameters like a form.
-    const { files, fields } = await readContentCollection(req, limit);
+    const { files, fields } = await readContentCollection(req, options.spool, options.uploadLimit);
     return { params: normalizeParams(mergeParams(query, fields), contract), input: files };
   }
-  const bytes = await readBody(req, limit);
   const type = mediaType(req);
+  if (!isBufferedType(type)) {
+    const params = normalizeParams(query, contract);
+    if (!hasRawBody(req)) return { params, input: null };
+    const input = await readUpload(req, options.spool, options.uploadLimit, type, fileNameOf(req));
+    return { params, input };
+  }
+  const bytes = await readBody(req, options.bodyLimit);
   if (type === 'application/x-www-form-urlencoded') {
     return {
       params: normalizeParams(mergeParams(query, parseForm(bytes.toString('utf8'))), contract),
@@ -133,20 +162,5 @@ export async function readCommandRequest(
     const input = parseJsonBody(bytes.toString('utf8'));
     return { params: withBodyFields(params, input, contract), input };
   }
-  if (
-    type === '' ||
-    type.startsWith('text/') ||
-    type === 'application/yaml' ||
-    type === 'application/x-yaml'
-  ) {
-    return { params, input: bytes.toString('utf8') };
-  }
-  return {
-    params,
-    input: new BinaryContent(
-      new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length),
-      type,
-      fileNameOf(req),
-    ),
-  };
+  return { params, input: bytes.toString('utf8') };
 }

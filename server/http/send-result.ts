@@ -1,7 +1,42 @@
-/** Writes a command's or pipeline's final body with the status and content type of its kind. */
+/**
+ * Writes a command's or pipeline's final body with the status and content type of its kind; a content object with
+ * its type, length and file name, streamed when it is not in memory.
+ */
 import type { Response } from 'express';
 import { PipeworkError } from '../../shared/errors';
 import { describeJsonRefusal, isBinaryContent, stringifyBounded } from '../../shared/values';
+
+/** Resolves when the response wants more or has closed; removes both listeners again (no leak per chunk). */
+export function drainedOrClosed(res: Response): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
+
+/**
+ * Writes a stream as the body with backpressure. Headers are out once the first byte is: a failure later can
+ * only break the connection (the client sees fewer bytes than Content-Length).
+ */
+export async function streamOut(res: Response, content: AsyncIterable<Uint8Array>): Promise<void> {
+  let closed = false;
+  res.once('close', () => (closed = true));
+  try {
+    for await (const chunk of content) {
+      if (closed) return;
+      if (!res.write(chunk)) await drainedOrClosed(res);
+    }
+    res.end();
+  } catch (error) {
+    if (!res.headersSent) throw error;
+    res.destroy(error as Error);
+  }
+}
 
 /** The largest JSON answer: past it, LIMIT_EXCEEDED instead of a server that runs out of memory. */
 export const MAX_RESPONSE_JSON_CHARS = 64 * 1024 * 1024;
@@ -11,7 +46,7 @@ export const MAX_RESPONSE_JSON_CHARS = 64 * 1024 * 1024;
  * `200` with an empty body and no `Content-Type`, as the real product answers: its clients treat every other
  * status as a failure. (An empty string is `text/plain` with an empty body.)
  */
-export function sendResult(res: Response, value: unknown): void {
+export async function sendResult(res: Response, value: unknown): Promise<void> {
   if (value === null || value === undefined) {
     res.status(200).setHeader('Content-Length', '0');
     res.end();
@@ -29,7 +64,12 @@ export function sendResult(res: Response, value: unknown): void {
       'Content-Type',
       /^[\x20-\x7e]+$/.test(value.mimeType) ? value.mimeType : 'application/octet-stream',
     );
-    res.end(Buffer.from(value.data.buffer, value.data.byteOffset, value.data.byteLength));
+    res.setHeader('Content-Length', String(value.size));
+    if (value.inMemory) {
+      res.end(Buffer.from(value.data.buffer, value.data.byteOffset, value.data.byteLength));
+      return;
+    }
+    await streamOut(res, value.stream());
     return;
   }
   if (value instanceof Uint8Array) {

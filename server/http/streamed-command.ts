@@ -4,19 +4,12 @@
  * against the command's contract before any byte moves.
  */
 import type { Request, Response } from 'express';
+export { hasRawBody } from './raw-upload';
 import type { Principal } from '../../shared/auth';
 import { validateParameters } from '../../shared/commands';
 import { authorizeCommand } from '../pipeline/authorize-command';
 import type { ServerServices } from '../services';
 import { normalizeParams } from './request-input';
-
-/** True when the request has a body to stream (not a form, whose fields are parameters). */
-export function hasRawBody(req: Request): boolean {
-  const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-  const length = req.headers['content-length'];
-  const body = req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
-  return body && type !== 'application/x-www-form-urlencoded';
-}
 
 /** The caller, allowed to run `name`, and the query's parameters validated by its contract. */
 export function streamedCommandCall(

@@ -29,6 +29,7 @@ export function testConfig(overrides: Partial<ServerConfig> = {}): ServerConfig 
     limits: {
       commandBodyBytes: 1 << 20,
       pipelineBodyBytes: 1 << 20,
+      uploadBytes: 1 << 30,
       pipelineSteps: 1000,
       pipelineMillis: 10_000,
     },

@@ -27,6 +27,10 @@ export const ERROR_CODES = {
   PROPERTY_EXISTS: { status: 409, summary: 'Create of an existing key.' },
   CONFLICT: { status: 409, summary: 'A version mismatch or another conflicting state.' },
   PAYLOAD_TOO_LARGE: { status: 413, summary: 'A buffered body over its limit.' },
+  LENGTH_REQUIRED: {
+    status: 411,
+    summary: 'An upload without Content-Length where its length must be declared.',
+  },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, summary: 'The content type is not accepted here.' },
   RANGE_NOT_SATISFIABLE: { status: 416, summary: 'The requested byte range lies outside the file.' },
   LIMIT_EXCEEDED: {
@@ -54,6 +58,7 @@ export const STATUS_MESSAGES: Record<number, string> = {
   405: 'METHOD_NOT_ALLOWED',
   408: 'REQUEST_TIMEOUT',
   409: 'CONFLICT',
+  411: 'LENGTH_REQUIRED',
   413: 'PAYLOAD_TOO_LARGE',
   415: 'UNSUPPORTED_MEDIA_TYPE',
   416: 'RANGE_NOT_SATISFIABLE',

@@ -74,6 +74,9 @@ export function readOwn(target: object, key: string): unknown {
     // The reference's content object names its length and type so (guides/80_content.md).
     if (key === 'contentLength' || key === 'size') return target.size;
     if (key === 'contentType') return target.mimeType;
+    // The bytes (read into memory only when asked, and only when they fit the in-memory limit).
+    if (key === 'data' || key === 'content') return target.data;
+    if (key === 'name') return target.name ?? null;
   }
   const proto: unknown = Object.getPrototypeOf(target);
   if (proto === Object.prototype || proto === null) {

@@ -1,4 +1,11 @@
-export { BinaryContent, isBinaryContent, singleContentOf } from './binary-content';
+export {
+  BinaryContent,
+  type ContentObjectJson,
+  type ContentSource,
+  isBinaryContent,
+  isContentCollection,
+  singleContentOf,
+} from './binary-content';
 export { jsonDepthExceeds } from './json-depth';
 export { stringifyBounded, describeJsonRefusal, type BoundedJson } from './bounded-json';
 export { textPosition } from './text-position';

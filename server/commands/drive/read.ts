@@ -11,7 +11,9 @@ export const driveRead = defineCommand<ServerServices>(
       'Called directly (GET /api/v3/command/drive.read?path=..) the file is streamed with its mime type, ' +
       'Content-Length and Content-Disposition, and HTTP range requests (Range: bytes=0-99) are answered ' +
       'with 206 Partial Content (416 when the range lies outside the file). Inside a pipeline the file ' +
-      'becomes the body, so it must fit the command body limit (PAYLOAD_TOO_LARGE otherwise).',
+      'becomes the body as a content object (name, contentType, contentLength); a file over the command ' +
+      'body limit is a reference read chunk by chunk when saved, attached or sent as the result, and ' +
+      'reading its bytes in PEL is refused (PAYLOAD_TOO_LARGE).',
     parameters: { path: PATH },
     required: ['path'],
     defaultParameter: 'path',

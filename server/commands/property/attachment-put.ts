@@ -2,8 +2,9 @@
 import { defineCommand } from '../../../shared/commands';
 import type { ServerServices } from '../../services';
 import { PipeworkError } from '../../../shared/errors';
-import { type BinaryContent, isBinaryContent } from '../../../shared/values';
-import { contentOf, withClientFields } from './attachment-support';
+import type { Principal } from '../../../shared/auth';
+import { type BinaryContent, isBinaryContent, singleContentOf } from '../../../shared/values';
+import { MAX_STREAMED_ATTACHMENT_BYTES, contentOf, withClientFields } from './attachment-support';
 
 /** One entry of a content collection: a content object with a name. */
 function collectionEntry(entry: unknown, index: number): BinaryContent & { name: string } {
@@ -56,6 +57,14 @@ export const propertyAttachmentPut = defineCommand<ServerServices>(
   async (ctx) => {
     const key = keyOf(ctx);
     const attachments = propertiesOf(ctx).attachments;
+    /** A content object in memory is put whole; one that is not (a large upload) is streamed into storage. */
+    const putContent = (principal: Principal | null, k: string, name: string, entry: BinaryContent) =>
+      entry.inMemory
+        ? attachments.put(principal, k, name, { contentType: entry.mimeType, content: entry.data })
+        : attachments.write(principal, k, name, entry.stream(), {
+            contentType: entry.mimeType,
+            maxBytes: MAX_STREAMED_ATTACHMENT_BYTES,
+          });
     if (
       Array.isArray(ctx.input) &&
       ctx.params.content === undefined &&
@@ -64,14 +73,17 @@ export const propertyAttachmentPut = defineCommand<ServerServices>(
       const entries = ctx.input.map((entry, index) => collectionEntry(entry, index));
       const added = [];
       for (const entry of entries) {
-        added.push(
-          await attachments.put(ctx.principal, key, entry.name, {
-            contentType: entry.mimeType,
-            content: entry.data,
-          }),
-        );
+        added.push(await putContent(ctx.principal, key, entry.name, entry));
       }
       return added.map((attachment) => withClientFields(key, attachment));
+    }
+    const single = singleContentOf(ctx.input);
+    if (ctx.params.content === undefined && isBinaryContent(single) && !single.inMemory) {
+      const name = textParam(ctx, 'name') ?? single.name;
+      if (name !== undefined) {
+        const typed = single.renamed(textParam(ctx, 'contentType') ?? single.mimeType, name);
+        return withClientFields(key, await putContent(ctx.principal, key, name, typed));
+      }
     }
     const content = contentOf(ctx);
     const name = textParam(ctx, 'name') ?? (isBinaryContent(ctx.input) ? ctx.input.name : undefined);

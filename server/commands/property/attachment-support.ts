@@ -41,3 +41,6 @@ export function withClientFields(
     collectionName: normalizePropertyKey(rawKey),
   };
 }
+
+/** Largest attachment one streamed upload may bring. */
+export const MAX_STREAMED_ATTACHMENT_BYTES = 2 * 1024 * 1024 * 1024;

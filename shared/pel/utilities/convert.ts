@@ -110,8 +110,13 @@ const convertFunctions: UtilitySpec = {
     },
     toString: {
       signature: 'toString(value)',
-      doc: 'The value as text (lists and maps as JSON).',
-      fn: (...a: unknown[]) => (a[0] === null || a[0] === undefined ? null : toText(a[0])),
+      doc: 'The value as text (lists and maps as JSON; a content object its bytes as UTF-8).',
+      fn: (...a: unknown[]) =>
+        a[0] === null || a[0] === undefined
+          ? null
+          : isBinaryContent(a[0])
+            ? new TextDecoder().decode(a[0].data)
+            : toText(a[0]),
     },
     toBoolean: {
       signature: 'toBoolean(value)',
