@@ -11,11 +11,27 @@ import type { PipelineProblem } from './problem';
 const ajv = new Ajv({ allErrors: true, coerceTypes: true, useDefaults: false, strict: false });
 const typeCheckers = new WeakMap<CommandContract, ValidateFunction>();
 
+/**
+ * Where code may not be generated from a string (the workbench's Content-Security-Policy forbids it in the
+ * validator's worker, and ajv compiles schemas to code), the static type checks are left to the server, which
+ * runs the same checks before any step; names, required parameters and expressions are still checked here.
+ */
+const TYPES_LEFT_TO_THE_SERVER = Object.assign(() => true, { errors: null }) as unknown as ValidateFunction;
+
 /** Types only: unknown and missing parameters are reported separately, with better messages. */
 function typeCheckerFor(contract: CommandContract): ValidateFunction {
   let validate = typeCheckers.get(contract);
   if (!validate) {
-    validate = ajv.compile({ ...parameterObjectSchema(contract), required: [], additionalProperties: true });
+    try {
+      validate = ajv.compile({
+        ...parameterObjectSchema(contract),
+        required: [],
+        additionalProperties: true,
+      });
+    } catch (error) {
+      if (!(error instanceof EvalError)) throw error;
+      validate = TYPES_LEFT_TO_THE_SERVER;
+    }
     typeCheckers.set(contract, validate);
   }
   return validate;

@@ -26,6 +26,8 @@ function workerOf(): Worker {
       pending.delete(event.data.id);
       done?.(event.data);
     };
+    // A fault in the worker must not leave the markers silently stale: it is reported like any other.
+    worker.onerror = (event) => console.error('The pipeline validator failed:', event.message);
   }
   return worker;
 }
@@ -72,13 +74,20 @@ export function onValidated(match: Match, listener: Listener, flow = false): () 
 
 /** Asks again for the last text of the models `match` accepts (e.g. when a flow view opens). */
 export function revalidate(match: Match): void {
-  for (const [uri] of latest) if (match(uri)) revalidators.get(uri)?.();
+  // By the registered models, not by the results so far: the first answer may still be on its way (the worker
+  // waits for the schema), asked for without the graph.
+  for (const [uri, again] of revalidators) if (match(uri)) again();
 }
 
 const revalidators = new Map<string, () => void>();
 
-/** The markers register how to check their model again, for `revalidate`. */
-export function registerRevalidator(modelUri: string, again: (() => void) | null): void {
-  if (again) revalidators.set(modelUri, again);
-  else revalidators.delete(modelUri);
+/**
+ * The markers register how to check their model again, for `revalidate`, and withdraw it when they stop: only
+ * their own, since a new tracker of the same model may have registered meanwhile (an editor mounted again).
+ */
+export function registerRevalidator(modelUri: string, again: () => void): () => void {
+  revalidators.set(modelUri, again);
+  return () => {
+    if (revalidators.get(modelUri) === again) revalidators.delete(modelUri);
+  };
 }

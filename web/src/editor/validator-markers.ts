@@ -77,14 +77,14 @@ export function trackValidatorMarkers(
   };
   const changes = model.onDidChangeContent(schedule);
   const language = model.onDidChangeLanguage(schedule);
-  registerRevalidator(uri, schedule);
+  const withdraw = registerRevalidator(uri, schedule);
   check();
   return {
     dispose() {
       if (timer !== undefined) clearTimeout(timer);
       changes.dispose();
       language.dispose();
-      registerRevalidator(uri, null);
+      withdraw();
       if (!model.isDisposed()) monaco.editor.setModelMarkers(model, VALIDATOR_MARKER_OWNER, []);
     },
   };
