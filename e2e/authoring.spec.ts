@@ -130,7 +130,7 @@ test('at 1024x700 the trace badges keep clear of the command names and the edito
   await editorReady(page);
   await setText(
     page,
-    'pipeline:\n  - set.var:\n      key: a\n      value: 1\n  - property.keys.children.page:\n      key: global\n  - property.attachment.chunk.get:\n      key: global/app/e2e-authoring/none\n      name: a.txt\n      index: 0\n',
+    'pipeline:\n  - set.var:\n      key: a\n      value: 1\n  - property.keys.children.page:\n      pattern: global\n  - property.attachment.chunk.get:\n      key: global/app/e2e-authoring/none\n      name: a.txt\n      index: 0\n',
   );
   await moveTo(page, 1, 1);
   await page.keyboard.press('Control+Enter');

@@ -105,7 +105,7 @@ test('schema and PEL problems are marked at their line and column while typing',
       owner: 'pipework',
       severity: ERROR,
       line: 6,
-      column: 7,
+      column: 14,
       message: "Unknown parameter 'wrong' for command 'log'.",
     },
   ];
@@ -207,7 +207,7 @@ test('JSON pipelines get the same schema and PEL checks', async ({ page }) => {
     )
     .toEqual([
       "pipework 3:7 Unknown command 'nosuch'.",
-      "pipework 4:46 Unknown parameter 'wrong' for command 'log'.",
+      "pipework 4:55 Unknown parameter 'wrong' for command 'log'.",
       "pel 4:36 the utility '@date' has no function 'nope'",
     ]);
   await page.screenshot({ path: `${SHOTS}/editor-json.png` });

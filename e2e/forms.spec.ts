@@ -164,6 +164,10 @@ test('bad input: a field violating the schema is shown at the field and nothing 
   const token = await accessTokenFor(request);
   await publishCorpusApp(request, token, 'invoiceform');
   const object = 'global/app/invoiceform/object/invoiceform/v1';
+  // The app's own test above may have stored one already: what counts is that this submission adds none.
+  const before = await callCommand<{ total: number }>(request, token, 'property.object.instances', {
+    object,
+  });
   await page.goto(`/#/form?object=${encodeURIComponent(object)}`);
   await signIn(page);
   await page.locator('#root_senderEmail').fill('not an address');
@@ -177,7 +181,7 @@ test('bad input: a field violating the schema is shown at the field and nothing 
   await expect(page.getByRole('alert').filter({ hasText: 'huge.pdf is 6.0 MB' })).toBeVisible();
   await shots(page, 'form-invalid');
   const page0 = await callCommand<{ total: number }>(request, token, 'property.object.instances', { object });
-  expect(page0.total).toBe(0);
+  expect(page0.total).toBe(before.total);
 });
 
 test('an object without a readable schema gets a clear message and the workbench goes on', async ({
