@@ -135,7 +135,7 @@ test('schema and PEL problems are marked at their line and column while typing',
   await page.keyboard.type(' 1');
   await expect
     .poll(async () => (await markers(page)).map((m) => `${m.owner} ${m.line}:${m.column}`).sort())
-    .toEqual(['pipework 2:5', 'pipework 6:7']);
+    .toEqual(['pipework 2:5', 'pipework 6:14']);
 });
 
 test('completes command names, their parameters and expressions', async ({ page }) => {
@@ -206,9 +206,9 @@ test('JSON pipelines get the same schema and PEL checks', async ({ page }) => {
       (await markers(page)).map((m) => `${m.owner} ${m.line}:${m.column} ${m.message}`).sort(),
     )
     .toEqual([
+      "pel 4:36 the utility '@date' has no function 'nope'",
       "pipework 3:7 Unknown command 'nosuch'.",
       "pipework 4:55 Unknown parameter 'wrong' for command 'log'.",
-      "pel 4:36 the utility '@date' has no function 'nope'",
     ]);
   await page.screenshot({ path: `${SHOTS}/editor-json.png` });
 });
