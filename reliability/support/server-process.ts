@@ -1,5 +1,5 @@
 /**
- * The real server as a child process (`node --import tsx server/main.ts`), so that tests can kill it with
+ * The real server as a child process (`node --import tsx server/main.ts`, or a built bundle), so that tests can kill it with
  * SIGKILL or stop it with SIGTERM and start it again on the same data folder.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -22,8 +22,11 @@ export interface ServerProcess {
 export async function startServerProcess(
   dataDir: string,
   env: Record<string, string> = {},
+  /** A bundle built by scripts/build-server.mjs to run instead of the sources (as `npm start` does). */
+  bundle?: string,
 ): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const args = bundle ? ['--enable-source-maps', bundle] : ['--import', 'tsx', 'server/main.ts'];
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: {
       ...process.env,

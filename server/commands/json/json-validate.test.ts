@@ -76,6 +76,19 @@ describe('json.validate', () => {
     expect(codeOf(version)).toBe('PARAM_INVALID');
   });
 
+  it("takes the draft the schema's $schema names when no version is given", async () => {
+    // prefixItems exists from draft 2020-12 on: under draft-07 it would be ignored and the document pass.
+    const strict = (named: string) =>
+      pipeline(
+        `pipeline:\n  - json.validate:\n      schema: {"$schema": "${named}", "type": "array", "prefixItems": [{"type": "number"}]}\n      input: ["x"]\n`,
+      );
+    const draft2020 = await strict('https://json-schema.org/draft/2020-12/schema');
+    expect(draft2020.status, draft2020.text).toBe(200);
+    expect(draft2020.json.status).toBe('error');
+    const draft6 = await strict('http://json-schema.org/draft-06/schema#');
+    expect(draft6.json, draft6.text).toEqual({ status: 'ok', message: '' });
+  });
+
   it('runs a backtracking pattern without a stall (RE2)', async () => {
     const started = Date.now();
     const response = await pipeline(`pipeline:

@@ -1,7 +1,7 @@
 /** `json.validate`: checks a JSON document, and optionally validates it against a JSON Schema (ajv, regexes by RE2). */
 import Ajv, { type ErrorObject, type Options } from 'ajv';
-import Ajv2019 from 'ajv/dist/2019';
-import Ajv2020 from 'ajv/dist/2020';
+import Ajv2019 from 'ajv/dist/2019.js';
+import Ajv2020 from 'ajv/dist/2020.js';
 import { RE2JS } from 're2js';
 import { defineCommand, type CommandContext } from '../../../shared/commands';
 import { PipeworkError } from '../../../shared/errors';
@@ -34,6 +34,30 @@ const VERSIONS: Record<string, () => Ajv> = {
   V201909: () => new Ajv2019(OPTIONS) as unknown as Ajv,
   V202012: () => new Ajv2020(OPTIONS) as unknown as Ajv,
 };
+
+/** The draft a schema names in `$schema`, when it names one of ours. */
+function draftNamedBy(schema: unknown): string | undefined {
+  const named = schema instanceof Object && '$schema' in schema ? String(schema.$schema) : '';
+  if (named.includes('2020-12')) return 'V202012';
+  if (named.includes('2019-09')) return 'V201909';
+  if (named.includes('draft-07')) return 'V7';
+  if (named.includes('draft-06')) return 'V6';
+  return undefined;
+}
+
+/**
+ * Compiles with the draft `version` gives or else the one the schema's `$schema` names (V7 when neither does).
+ * `$schema` itself is left out of what is compiled: it chose the draft, and ajv would look it up as a meta-schema
+ * it may not hold (draft-06).
+ */
+function compile(schema: unknown, version: unknown) {
+  const draft = typeof version === 'string' && version !== '' ? version : (draftNamedBy(schema) ?? 'V7');
+  if (!(schema instanceof Object) || !('$schema' in schema))
+    return VERSIONS[draft]!().compile(schema as object);
+  const body: Record<string, unknown> = { ...(schema as Record<string, unknown>) };
+  delete body.$schema;
+  return VERSIONS[draft]!().compile(body);
+}
 
 function parseJsonText(text: string, what: string, parameter: string): unknown {
   try {
@@ -93,8 +117,8 @@ export const jsonValidate = defineCommand<ServerServices>(
       version: {
         type: 'string',
         enum: Object.keys(VERSIONS),
-        default: 'V7',
-        description: 'The JSON Schema draft: V6, V7, V201909 or V202012.',
+        description:
+          "The JSON Schema draft: V6, V7, V201909 or V202012; without it, the draft the schema's `$schema` names, else V7.",
       },
       throwException: {
         type: 'boolean',
@@ -132,7 +156,7 @@ export const jsonValidate = defineCommand<ServerServices>(
     const schema = await schemaOf(ctx, ctx.params.schema);
     let validate;
     try {
-      validate = VERSIONS[String(ctx.params.version ?? 'V7')]!().compile(schema as object);
+      validate = compile(schema, ctx.params.version);
     } catch (error) {
       throw new PipeworkError(
         'PARAM_INVALID',

@@ -23,11 +23,12 @@ import '@js-joda/locale_en-us';
 import * as jodaLocale from '@js-joda/locale';
 import { utilityError } from '../errors';
 
-/** The module is CommonJS for Node and ESM for bundlers: `Locale` is a named export in one, under default in the other. */
+/**
+ * The module is CommonJS for Node and ESM for bundlers: `Locale` is a named export in one, under default in the
+ * other. `default` is read with Reflect so that the bundlers, which know it is absent there, do not warn.
+ */
 const { Locale } = (
-  (jodaLocale as { Locale?: unknown }).Locale
-    ? jodaLocale
-    : (jodaLocale as unknown as { default: typeof jodaLocale }).default
+  (jodaLocale as { Locale?: unknown }).Locale ? jodaLocale : Reflect.get(jodaLocale, 'default')
 ) as typeof jodaLocale;
 
 /** The instants JavaScript dates cover; past them a date is refused rather than shown in another calendar. */
