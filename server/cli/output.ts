@@ -3,7 +3,7 @@
  * NO_COLOR), JSON with --json. Data goes to stdout, progress and errors to stderr.
  */
 export interface Streams {
-  stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
   env: NodeJS.ProcessEnv;
@@ -44,12 +44,18 @@ export class Output {
     this.line(JSON.stringify(value, null, 2));
   }
 
-  /** Columns padded to their widest cell; the header dimmed. */
+  /**
+   * Columns padded to their widest cell; the header bold. On a terminal the last column is cut (with …) so
+   * that a row fits its width rather than wrapping; in a pipe nothing is cut.
+   */
   table(header: string[], rows: string[][], colours: (Colour | undefined)[] = []): void {
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+    const lastRoom = this.lastColumnRoom(widths);
+    const fit = (cell: string) =>
+      lastRoom !== undefined && cell.length > lastRoom ? `${cell.slice(0, lastRoom - 1)}…` : cell;
     const format = (cells: string[], paint: (cell: string, i: number) => string) =>
       cells
-        .map((cell, i) => (i === cells.length - 1 ? cell : cell.padEnd(widths[i]!)))
+        .map((cell, i) => (i === cells.length - 1 ? fit(cell) : cell.padEnd(widths[i]!)))
         .map(paint)
         .join('  ')
         .trimEnd();
@@ -62,6 +68,15 @@ export class Output {
         }),
       );
     }
+  }
+
+  /** The characters left for a table's last column on a terminal; undefined in a pipe or when too narrow. */
+  private lastColumnRoom(widths: number[]): number | undefined {
+    const columns = this.streams.stdout.isTTY ? this.streams.stdout.columns : undefined;
+    if (!columns) return undefined;
+    const before = widths.slice(0, -1).reduce((sum, w) => sum + w + 2, 0);
+    const room = columns - before;
+    return room >= 12 ? room : undefined;
   }
 
   /** A progress bar on stderr, drawn only when stderr is a terminal. */

@@ -8,6 +8,7 @@ interface VersionSummary {
   version: number | null;
   type: string | null;
   actor: string | null;
+  actorName?: string | null;
   at: number;
   otherKey: string | null;
   valueLength: number | null;
@@ -60,7 +61,7 @@ export const registerHistoryVerbs: Register = (program, action) => {
               v.otherKey ? `${v.kind} (${v.otherKey})` : v.kind,
               v.version === null ? '' : String(v.version),
               when(v.at),
-              v.actor ?? 'system',
+              v.actorName ?? v.actor ?? 'system',
               v.type ?? '',
               v.valueLength === null ? '' : String(v.valueLength),
             ]),

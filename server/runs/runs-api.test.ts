@@ -84,6 +84,14 @@ describe('access', () => {
     expect(admin.json.total).toBeGreaterThan(0);
   });
 
+  it('refuses a filter it does not know rather than answering every run', async () => {
+    const misspelt = await http(server.url, '/api/v3/runs?text=mine', { auth: ann });
+    expect(misspelt.status).toBe(400);
+    expect(misspelt.json.value).toMatchObject({ code: 'PARAM_INVALID', parameter: 'text' });
+    const found = await http(server.url, '/api/v3/runs?q=mine', { auth: ann });
+    expect(found.status).toBe(200);
+  });
+
   it("refuses a re-run by a user who may not run the pipeline's commands", async () => {
     const failed = await pipe('pipeline:\n  - call:\n      uri: "$uri:pipeline:global/x"\n', carl);
     expect(failed.status).toBe(403);

@@ -52,8 +52,30 @@ function oneOf<T extends string>(req: Request, name: string, allowed: readonly T
   return raw as T;
 }
 
-/** The list's filter from the query: pipeline, status, trigger, user, from, to, q, parent, limit, offset. */
+const LIST_PARAMETERS = [
+  'pipeline',
+  'status',
+  'trigger',
+  'user',
+  'from',
+  'to',
+  'q',
+  'parent',
+  'limit',
+  'offset',
+];
+
+/**
+ * The list's filter from the query: pipeline, status, trigger, user, from, to, q, parent, limit, offset. Any
+ * other name is refused: a misspelt filter would otherwise answer every run as if it had matched.
+ */
 export function filterOf(req: Request): RunFilter {
+  const unknown = Object.keys(req.query).find((name) => !LIST_PARAMETERS.includes(name));
+  if (unknown !== undefined)
+    throw invalid(
+      unknown,
+      `Unknown parameter '${unknown}' for the run list; it takes ${LIST_PARAMETERS.join(', ')}.`,
+    );
   return {
     pipelineKey: text(req, 'pipeline') || undefined,
     status: oneOf<RunStatus>(req, 'status', RUN_STATUSES),

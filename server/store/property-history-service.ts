@@ -45,10 +45,14 @@ export interface RestoreResult {
 }
 
 function versionNotFound(key: string, id: number): PipeworkError {
-  return new PipeworkError('NOT_FOUND', `Property '${key}' has no kept version ${id}.`, {
-    key,
-    parameter: 'version',
-  });
+  return new PipeworkError(
+    'NOT_FOUND',
+    `Property '${key}' has no kept version with id ${id} (the id field of property.history.list; its version field is the property's own version number).`,
+    {
+      key,
+      parameter: 'version',
+    },
+  );
 }
 
 export class PropertyHistoryService {

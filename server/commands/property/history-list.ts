@@ -10,7 +10,7 @@ export const propertyHistoryList = defineCommand<ServerServices>(
     summary: 'Lists the kept versions of a property, newest first (also of a deleted or moved key).',
     description:
       'Each version has id, key, uuid, kind (created, changed, deleted, moved-in, moved-out), version, type, ' +
-      'timeToLive, defaultValue, actor (uuid of who changed it), at (epoch ms), otherKey (for moves) and ' +
+      'timeToLive, defaultValue, actor (uuid of who changed it), actorName (their username; null once deleted), at (epoch ms), otherKey (for moves) and ' +
       'valueLength; property.history.get returns one with its value. Needs the read right on the key.',
     parameters: {
       ...KEY_OR_PATH,
@@ -28,9 +28,19 @@ export const propertyHistoryList = defineCommand<ServerServices>(
       },
     ],
   },
-  (ctx) =>
-    historyOf(ctx).list(ctx.principal, keyOf(ctx), {
+  async (ctx) => {
+    const versions = await historyOf(ctx).list(ctx.principal, keyOf(ctx), {
       limit: integerParam(ctx, 'limit'),
       before: integerParam(ctx, 'before'),
-    }),
+    });
+    const actors = [...new Set(versions.map((v) => v.actor).filter((a): a is string => a !== null))];
+    const names = new Map(
+      await Promise.all(
+        actors.map(
+          async (uuid) => [uuid, (await ctx.services.iam.principalByUuid(uuid))?.username ?? null] as const,
+        ),
+      ),
+    );
+    return versions.map((v) => ({ ...v, actorName: v.actor === null ? null : (names.get(v.actor) ?? null) }));
+  },
 );

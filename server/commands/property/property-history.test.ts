@@ -49,7 +49,13 @@ describe('property history commands', () => {
 
     const listed = await command('property.history.list', { path: KEY });
     expect(listed.status).toBe(200);
-    const versions = listed.json as { id: number; kind: string; version: number; actor: string }[];
+    const versions = listed.json as {
+      id: number;
+      kind: string;
+      version: number;
+      actor: string;
+      actorName: string;
+    }[];
     expect(versions.map((v) => [v.kind, v.version])).toEqual([
       ['changed', 4],
       ['changed', 3],
@@ -57,6 +63,7 @@ describe('property history commands', () => {
       ['created', 1],
     ]);
     expect(versions[0]!.actor).toMatch(/^[0-9a-f-]{36}$/);
+    expect(versions[0]!.actorName).toBe('admin');
 
     const first = versions[3]!.id;
     const diff = await command('property.history.diff', { path: KEY, from: first, to: versions[1]!.id });

@@ -11,6 +11,7 @@ interface VersionSummary {
   kind: string;
   version: number | null;
   actor: string | null;
+  actorName?: string | null;
   at: number;
   otherKey: string | null;
 }
@@ -99,7 +100,10 @@ export function HistoryDialog({ propertyKey, current, language, onClose, onResto
                 >
                   <strong>{v.version === null ? v.kind : `v${v.version}`}</strong> {v.kind}
                   <br />
-                  <small>{when(v.at)}</small>
+                  <small>
+                    {when(v.at)}
+                    {v.actorName ? ` · ${v.actorName}` : ''}
+                  </small>
                 </button>
               </li>
             ))}
