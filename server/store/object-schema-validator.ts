@@ -6,6 +6,11 @@
 import Ajv, { type ValidateFunction } from 'ajv';
 import { PipeworkError } from '../../shared/errors';
 import { isJsonType, objectKeyOf, type Property } from '../../shared/property';
+import {
+  JSON_SCHEMA_TYPES as JSON_TYPES,
+  LENIENT_SCHEMA_TYPES as LENIENT_TYPES,
+  SCHEMA_DATA_KEYWORDS as DATA_KEYWORDS,
+} from '../../shared/property/lenient-schema-types';
 
 const FORMATS: Record<string, RegExp> = {
   date: /^\d{4}-\d{2}-\d{2}$/,
@@ -32,43 +37,7 @@ function parseJson(text: string | null, what: string): unknown {
   }
 }
 
-/** JSON Schema's own type names. */
-const JSON_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
-
-/**
- * Type names real apps' schemas use that JSON Schema does not have (the real product reads them leniently),
- * by lower-case name: what we read each as.
- */
-const LENIENT_TYPES: Record<string, string | string[]> = {
-  datetime: ['string', 'number'],
-  date: ['string', 'number'],
-  time: ['string', 'number'],
-  timestamp: ['string', 'number'],
-  localdate: ['string', 'number'],
-  localdatetime: ['string', 'number'],
-  instant: ['string', 'number'],
-  int: 'integer',
-  long: 'integer',
-  short: 'integer',
-  biginteger: 'integer',
-  float: 'number',
-  double: 'number',
-  decimal: 'number',
-  bigdecimal: 'number',
-  bool: 'boolean',
-  text: 'string',
-  email: 'string',
-  uri: 'string',
-  url: 'string',
-  uuid: 'string',
-  list: 'array',
-  map: 'object',
-};
-
-/** Keywords whose values are data, not schemas: never read as one. */
-const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples', 'example']);
-
-const describeType = (type: string | string[]): string =>
+const describeType = (type: string | readonly string[]): string =>
   Array.isArray(type) ? type.map((t) => `"${t}"`).join(' or ') : `"${type}"`;
 
 /** One lenient reading: where, the name written, what it is read as. */
@@ -91,7 +60,13 @@ function lenientType(
 ): string | string[] {
   if (JSON_TYPES.has(written)) return written;
   const lower = written.toLowerCase();
-  const readAs = JSON_TYPES.has(lower) ? lower : LENIENT_TYPES[lower];
+  const lenient = LENIENT_TYPES[lower];
+  // A copy: the schema that gets it is the caller's to change.
+  const readAs = JSON_TYPES.has(lower)
+    ? lower
+    : typeof lenient === 'string'
+      ? lenient
+      : lenient && [...lenient];
   if (readAs === undefined)
     throw invalidValue(
       `Schema '${schemaKey}': type '${written.slice(0, 60)}' at ${path || '/'} is neither a JSON Schema type ` +

@@ -4,35 +4,13 @@
  * content, ...}) drawn as a file picker, and the columns of a list. Pure, so it is tested without a browser.
  */
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
+import {
+  JSON_SCHEMA_TYPES as JSON_TYPES,
+  LENIENT_SCHEMA_TYPES,
+  SCHEMA_DATA_KEYWORDS as DATA_KEYWORDS,
+} from '../../../shared/property/lenient-schema-types';
 
-const LENIENT: Record<string, string> = {
-  datetime: 'string',
-  date: 'string',
-  time: 'string',
-  timestamp: 'string',
-  localdate: 'string',
-  localdatetime: 'string',
-  instant: 'string',
-  int: 'integer',
-  long: 'integer',
-  short: 'integer',
-  biginteger: 'integer',
-  float: 'number',
-  double: 'number',
-  decimal: 'number',
-  bigdecimal: 'number',
-  bool: 'boolean',
-  text: 'string',
-  email: 'string',
-  uri: 'string',
-  url: 'string',
-  uuid: 'string',
-  list: 'array',
-  map: 'object',
-};
-const JSON_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
 const FORMAT_OF: Record<string, string> = { datetime: 'date-time', date: 'date', email: 'email' };
-const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples', 'example']);
 
 type Node = Record<string, unknown>;
 
@@ -63,7 +41,9 @@ export function normalizeSchema(document: unknown): RJSFSchema {
       if (Array.isArray(record.enum) && record.enum.length === 0) delete record.enum;
       if (typeof record.type === 'string' && !JSON_TYPES.has(record.type)) {
         const lower = record.type.toLowerCase();
-        const readAs = JSON_TYPES.has(lower) ? lower : LENIENT[lower];
+        const lenient = LENIENT_SCHEMA_TYPES[lower];
+        // A form draws a date as text: the first of what the server also accepts.
+        const readAs = JSON_TYPES.has(lower) ? lower : typeof lenient === 'string' ? lenient : lenient?.[0];
         if (readAs === undefined) throw new Error(`Type '${record.type}' is not a JSON Schema type.`);
         if (FORMAT_OF[lower] && record.format === undefined) record.format = FORMAT_OF[lower];
         record.type = readAs;
