@@ -13,23 +13,11 @@ import { commandNameOf } from './command-routes';
 import { MAX_STREAMED_ATTACHMENT_BYTES, withClientFields } from '../commands/property/attachment-support';
 export { MAX_STREAMED_ATTACHMENT_BYTES };
 import { hasRawBody, streamedCommandCall } from './streamed-command';
+import { streamOut } from './send-result';
 
 const STREAMED = new Set(['property.attachment.content', 'property.attachment.put']);
 
-/** Resolves when the response wants more or has closed; removes both listeners again (no leak per chunk). */
-function drainedOrClosed(res: Response): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      res.off('drain', done);
-      res.off('close', done);
-      resolve();
-    };
-    res.on('drain', done);
-    res.on('close', done);
-  });
-}
-
-async function streamOut(
+async function sendAttachmentContent(
   services: ServerServices,
   principal: Principal | null,
   params: Record<string, unknown>,
@@ -44,19 +32,9 @@ async function streamOut(
   res.attachment(attachment.name); // before Content-Type: it would set one from the name's extension
   res.setHeader('Content-Type', attachment.contentType);
   res.setHeader('Content-Length', String(attachment.length));
-  let closed = false;
-  res.on('close', () => (closed = true));
-  try {
-    for await (const chunk of content) {
-      if (closed) return;
-      if (!res.write(chunk)) await drainedOrClosed(res);
-    }
-    res.end();
-  } catch (error) {
-    // Headers are out: the only honest signal left is a broken connection.
-    services.logger.error({ err: error }, 'attachment download failed mid-stream');
-    res.destroy();
-  }
+  await streamOut(res, content, (error) =>
+    services.logger.error({ err: error }, 'attachment download failed mid-stream'),
+  );
 }
 
 /** Upload limits of a multipart attachment upload: each file part may be as large as a raw upload. */
@@ -117,7 +95,8 @@ export function attachmentStreamHandler(services: ServerServices): RequestHandle
     if (name === 'property.attachment.content' && req.method !== 'GET') return next();
     try {
       const { principal, params } = streamedCommandCall(services, name, req, res);
-      if (name === 'property.attachment.content') return await streamOut(services, principal, params, res);
+      if (name === 'property.attachment.content')
+        return await sendAttachmentContent(services, principal, params, res);
       if (isMultipart(req)) return await streamParts(services, principal, params, req, res);
       const contentType = params.contentType ?? req.headers['content-type'];
       const attachment = await services.properties.attachments.write(

@@ -21,9 +21,13 @@ export function drainedOrClosed(res: Response): Promise<void> {
 
 /**
  * Writes a stream as the body with backpressure. Headers are out once the first byte is: a failure later can
- * only break the connection (the client sees fewer bytes than Content-Length).
+ * only break the connection (the client sees fewer bytes than Content-Length), and is told to `onBroken`.
  */
-export async function streamOut(res: Response, content: AsyncIterable<Uint8Array>): Promise<void> {
+export async function streamOut(
+  res: Response,
+  content: AsyncIterable<Uint8Array>,
+  onBroken?: (error: unknown) => void,
+): Promise<void> {
   let closed = false;
   res.once('close', () => (closed = true));
   try {
@@ -34,6 +38,7 @@ export async function streamOut(res: Response, content: AsyncIterable<Uint8Array
     res.end();
   } catch (error) {
     if (!res.headersSent) throw error;
+    onBroken?.(error);
     res.destroy(error as Error);
   }
 }
