@@ -4,31 +4,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../db/open-database';
-import { PostgresSqlPort, SqliteSqlPort, type SqlPort } from '../db/sql';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { SqlPort } from '../db/sql';
 import { MailService, loadMailConfig } from '../mail';
 import { makePrincipal } from '../store/test-fixtures';
-import {
-  freshTestSchema,
-  postgresMissingReason,
-  startTestPostgres,
-  type TestPostgres,
-} from '../testing/postgres';
+import { sqlBackends } from '../testing/sql-backends';
 import { createDeliveryService, loadDeliveryConfig, type DeliveryService } from '.';
 
-const pgMissing = postgresMissingReason();
-if (pgMissing) console.warn(`PostgreSQL delivery tests skipped: ${pgMissing}`);
-
 const dir = mkdtempSync(join(tmpdir(), 'delivery-service-'));
-let postgres: TestPostgres | undefined;
-beforeAll(async () => {
-  if (!pgMissing) postgres = await startTestPostgres();
-}, 60_000);
-afterAll(async () => {
-  await postgres?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const backends = sqlBackends('delivery');
 
 const sender = { ...makePrincipal('sam'), email: 'sam@example.com' };
 const reader = { ...makePrincipal('rita'), email: 'rita@example.com' };
@@ -55,35 +40,11 @@ async function tokenOf(mail: MailService, to: string): Promise<{ token: string; 
   return { token, password };
 }
 
-const backends: [string, () => Promise<{ sql: SqlPort; close: () => Promise<void> }>, boolean][] = [
-  [
-    'SQLite',
-    async () => {
-      const db = openDatabase(join(dir, 'd.sqlite'));
-      return {
-        sql: new SqliteSqlPort(db),
-        close: async () => {
-          db.close();
-        },
-      };
-    },
-    false,
-  ],
-  [
-    'PostgreSQL',
-    async () => {
-      const schema = await freshTestSchema(postgres!.url, 'delivery');
-      return { sql: new PostgresSqlPort(schema.pool(4)), close: () => schema.drop() };
-    },
-    Boolean(pgMissing),
-  ],
-];
-
 describe.each(backends)('deliveries on %s', (name, open, skip) => {
   it.skipIf(skip)(
     'stores, sends, opens, decrypts, counts, lists and expires',
     async () => {
-      const { sql, close } = await open();
+      const { sql, close } = await open('delivery');
       try {
         const { service, mail } = await scenario(sql, name);
         const created = await service.create(sender, {

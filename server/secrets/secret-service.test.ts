@@ -4,55 +4,21 @@
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../db/open-database';
-import { PostgresSqlPort, SqliteSqlPort, type SqlPort } from '../db/sql';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createIamService } from '../iam';
 import { TEST_HASH_COST } from '../iam';
 import { testConfig } from '../iam/test-iam';
 import { silentLogger } from '../logging/logger';
 import { withSecretMask } from '../runs/secret-mask';
 import { makePrincipal } from '../store/test-fixtures';
-import {
-  freshTestSchema,
-  postgresMissingReason,
-  startTestPostgres,
-  type TestPostgres,
-} from '../testing/postgres';
+import { openDatabase } from '../db/open-database';
+import { SqliteSqlPort } from '../db/sql';
+import { sqlBackends } from '../testing/sql-backends';
 import { createSecretService, loadSecretKeyConfig } from '.';
 
-const pgMissing = postgresMissingReason();
-if (pgMissing) console.warn(`PostgreSQL secret tests skipped: ${pgMissing}`);
-
 const root = mkdtempSync(join(tmpdir(), 'secret-service-'));
-let postgres: TestPostgres | undefined;
-beforeAll(async () => {
-  if (!pgMissing) postgres = await startTestPostgres();
-}, 60_000);
-afterAll(async () => {
-  await postgres?.stop();
-  rmSync(root, { recursive: true, force: true });
-});
-
-type Backend = [string, (dir: string) => Promise<{ sql: SqlPort; close: () => Promise<void> }>, boolean];
-const backends: Backend[] = [
-  [
-    'SQLite',
-    async (dir) => {
-      const db = openDatabase(join(dir, 's.sqlite'));
-      return { sql: new SqliteSqlPort(db), close: async () => void db.close() };
-    },
-    false,
-  ],
-  [
-    'PostgreSQL',
-    async () => {
-      const schema = await freshTestSchema(postgres!.url, 'secret');
-      return { sql: new PostgresSqlPort(schema.pool(4)), close: () => schema.drop() };
-    },
-    Boolean(pgMissing),
-  ],
-];
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+const backends = sqlBackends('secret');
 
 const VALUE = 'tok-3f9a1c77e2d04b8e';
 const inRun = <T>(work: () => Promise<T>) => withSecretMask(() => work());
@@ -62,7 +28,7 @@ describe.each(backends)('secrets on %s', (name, open, skip) => {
     'seals, scopes, refuses, expires and rotates',
     async () => {
       const dir = mkdtempSync(join(root, `${name}-`));
-      const { sql, close } = await open(dir);
+      const { sql, close } = await open('secret');
       try {
         const config = testConfig({ dataDir: dir });
         const iam = await createIamService(sql, config, silentLogger(), {
