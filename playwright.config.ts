@@ -10,6 +10,8 @@ export const E2E_ADMIN_PASSWORD = 'e2e-admin-password';
 export default defineConfig({
   testDir: './e2e',
   timeout: 60_000,
+  // What a test waits for happens or not; 15 s (not 5) keeps a loaded CI machine from failing one that would.
+  expect: { timeout: 15_000 },
   workers: 1,
   reporter: [['list']],
   use: {
