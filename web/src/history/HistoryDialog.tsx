@@ -112,7 +112,7 @@ export function HistoryDialog({ propertyKey, current, language, onClose, onResto
             {chosen ? (
               <>
                 <p className="wb-history-caption">
-                  Version {chosen.version ?? chosen.kind} (left) against the text now (right)
+                  Version {chosen.version ?? chosen.kind} (its lines in red) against the text now (in green)
                 </p>
                 <Suspense fallback={<p>Loading the diff…</p>}>
                   <DiffEditor
