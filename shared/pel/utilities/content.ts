@@ -3,6 +3,7 @@ import { utilityError } from '../errors';
 import { toJsonText, typeOf } from '../values';
 import { BinaryContent, isBinaryContent } from '../../values';
 import { base64ToBytes, utf8Bytes } from './base64';
+import { loadJson } from './json';
 import { type PelUriResolver, resolveUri } from './resolve';
 import { type UtilitySpec, listOrText, text, textOrNull } from './support';
 
@@ -34,6 +35,37 @@ export function toContent(
   throw utilityError(`${fn}: cannot make content of a ${typeOf(value)}`);
 }
 
+const JSON_TYPE = /^application\/([\w.+-]*\+)?json\b/i;
+const TEXT_TYPE = /^(text\/|application\/([\w.+-]*\+)?(xml|yaml|x-yaml|javascript)\b)/i;
+
+/** UTF-8 text of the bytes; null when they are not UTF-8 (a PDF, an image). */
+function utf8OrNull(bytes: Uint8Array): string | null {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * `@content.load(body.content)` as the content guide writes it: the data of a content object (or of its bytes)
+ * in memory: JSON parsed (by its type, or when the bytes read as a JSON document), other text as text, bytes that
+ * are not text as a content object. Maps, lists and text are already loaded.
+ */
+export function loadContent(value: unknown): unknown {
+  if (value === null || value === undefined || typeof value !== 'object') return value ?? null;
+  if (!isBinaryContent(value) && !(value instanceof Uint8Array)) return value;
+  const type = isBinaryContent(value) ? value.mimeType : '';
+  const name = isBinaryContent(value) ? (value.name ?? '') : '';
+  const bytes = isBinaryContent(value) ? value.data : value;
+  if (JSON_TYPE.test(type) || /\.json$/i.test(name)) return loadJson('load', bytes);
+  const textOf = utf8OrNull(bytes);
+  // Not text (a PDF, an image): the content itself, its bytes now in memory.
+  if (textOf === null) return isBinaryContent(value) ? value : new BinaryContent(bytes);
+  if (TEXT_TYPE.test(type)) return textOf;
+  return /^\s*[[{]/.test(textOf) ? loadJson('load', textOf) : textOf;
+}
+
 /** `@content` over a resolver (the server's, or none: then `uri:` references are refused). */
 export function contentSpec(resolver: PelUriResolver | null): UtilitySpec {
   const fromUri = (fn: string, uri: unknown): BinaryContent => {
@@ -59,6 +91,11 @@ export function contentSpec(resolver: PelUriResolver | null): UtilitySpec {
         overloads: ['newCollection(uris)'],
         doc: 'A list of contents: empty, or one for each uri: reference (a list or comma-separated text).',
         fn: (...a) => listOrText('newCollection', a, 0).map((uri) => fromUri('newCollection', uri)),
+      },
+      load: {
+        signature: 'load(content)',
+        doc: 'The data of a content object (or its bytes) in memory: JSON parsed, text as text, other bytes as content: @content.load(body.content) after drive.read of a JSON file.',
+        fn: (...a) => loadContent(a[0]),
       },
       fromBase64: {
         signature: 'fromBase64(base64String)',
