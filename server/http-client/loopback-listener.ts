@@ -14,7 +14,7 @@ export interface LoopbackListener {
 }
 
 /**
- * Routes: /json, /text, /bytes, /echo (method, headers, body as JSON), /status/<n>, /slow?ms=, /big?bytes=,
+ * Routes: /json, /text, /bytes, /files/<name>?disposition=<Content-Disposition> (bytes), /echo (method, headers, body as JSON), /status/<n>, /slow?ms=, /big?bytes=,
  * /redirect?to=<url>&status=<n>, /loop (redirects to itself).
  */
 export async function startLoopbackListener(host = '127.0.0.1'): Promise<LoopbackListener> {
@@ -31,6 +31,11 @@ export async function startLoopbackListener(host = '127.0.0.1'): Promise<Loopbac
     if (path === '/text') return res.setHeader('content-type', 'text/plain; charset=utf-8').end('plain text');
     if (path === '/bytes') {
       return res.setHeader('content-type', 'application/octet-stream').end(Buffer.from([0, 1, 2, 255]));
+    }
+    if (path.startsWith('/files/')) {
+      const disposition = url.searchParams.get('disposition');
+      if (disposition) res.setHeader('content-disposition', disposition);
+      return res.setHeader('content-type', 'application/pdf').end(Buffer.from('%PDF-1.4\n'));
     }
     if (path === '/echo') {
       const echo = { method: req.method, headers: req.headers, body };

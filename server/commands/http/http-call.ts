@@ -146,7 +146,10 @@ async function call(ctx: HttpContext, method: HttpMethod): Promise<unknown> {
   });
   ctx.log('DEBUG', `${method} ${where(response.url)} answered ${response.status}`);
   const contentType = response.headers['content-type'];
-  const decoded = decodeResponseBody(response.body, contentType);
+  const decoded = decodeResponseBody(response.body, contentType, {
+    disposition: response.headers['content-disposition'],
+    url: response.url,
+  });
   if (response.status >= 400 && ctx.params.ignoreErrorStatus !== true) {
     const text =
       typeof decoded === 'string' ? decoded : decoded === null ? '' : (JSON.stringify(decoded) ?? '');
@@ -168,7 +171,7 @@ export function defineHttpCommand(method: HttpMethod, example: string): CommandD
   return defineCommand<ServerServices>(
     {
       name,
-      summary: `Sends a ${method} request to the url and returns the answer: JSON parsed, text as text, other content as bytes.`,
+      summary: `Sends a ${method} request to the url and returns the answer: JSON parsed, text as text, other content as a content object (named by its Content-Disposition or the URL's last segment).`,
       description:
         'Loopback, private, link-local, CGNAT and cloud metadata addresses are refused (in every spelling, also ' +
         'behind a DNS name or a redirect) unless PIPEWORK_HTTP_ALLOW_HOSTS or PIPEWORK_HTTP_ALLOW_PRIVATE allow ' +

@@ -56,6 +56,24 @@ describe.each(['GET', 'pipeline'] as const)('http.* commands, %s form', (form) =
     expect(new Uint8Array(await bytes.arrayBuffer())).toEqual(new Uint8Array([0, 1, 2, 255]));
   });
 
+  it('names a downloaded file by its Content-Disposition, else by the last segment of its URL', async () => {
+    const nameOf = async (path: string) => {
+      const response = await pipeline({
+        pipeline: [
+          { 'http.get': { url: `${listener.url}${path}` } },
+          { 'set.body': { value: '#{body.name}' } },
+        ],
+      });
+      expect(response.status, response.text).toBe(200);
+      return response.text;
+    };
+    expect(await nameOf('/files/report%202026.pdf')).toBe('report 2026.pdf');
+    const disposition = (value: string) => `/files/x.bin?disposition=${encodeURIComponent(value)}`;
+    expect(await nameOf(disposition("attachment; filename*=UTF-8''R%C3%A9sum%C3%A9.pdf"))).toBe('Résumé.pdf');
+    expect(await nameOf(disposition('attachment; filename="../../etc/passwd"'))).toBe('passwd');
+    expect(await nameOf(disposition('attachment; filename="unterminated'))).toBe('x.bin');
+  });
+
   it.each(['post', 'put', 'patch', 'delete'])('sends http.%s with its body and headers', async (verb) => {
     const response = await call(`http.${verb}`, {
       url: `${listener.url}/echo`,
