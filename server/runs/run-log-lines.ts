@@ -29,8 +29,9 @@ export interface RunLogQuery {
 }
 
 const LEVEL_RANK: Record<string, number> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60 };
-/** Runs read at most per call: a bound on the work, whatever `lines` asks. */
+/** Runs read at most per call: a bound on the work, whatever `lines` asks; read a page at a time. */
 const MAX_RUNS_READ = 200;
+const RUNS_PER_PAGE = 20;
 
 const rank = (level: string): number => LEVEL_RANK[level.toLowerCase()] ?? LEVEL_RANK.info!;
 
@@ -55,20 +56,23 @@ export async function runLogLines(
   principal: Principal,
   query: RunLogQuery,
 ): Promise<RunLogLine[]> {
-  const recorded = query.runId
-    ? [await runs.get(principal, query.runId)]
-    : await runs.details(principal, { pipelineKey: query.pipelineKey, limit: MAX_RUNS_READ, offset: 0 });
   const min = query.level === undefined ? 0 : rank(query.level);
   const needle = query.contains?.toLowerCase();
   const picked: RunLogLine[] = [];
-  // Newest run first; within a run, the last line first, so the newest `lines` lines are kept.
-  for (const run of recorded) {
-    for (const line of linesOf(run).reverse()) {
-      if (picked.length >= query.lines) return picked.reverse();
-      if (rank(line.level) < min) continue;
-      if (needle !== undefined && !line.message.toLowerCase().includes(needle)) continue;
-      picked.push(line);
+  // Newest run first, a page of runs at a time; within a run the last line first: the newest lines are kept.
+  for (let offset = 0; offset < MAX_RUNS_READ && picked.length < query.lines; offset += RUNS_PER_PAGE) {
+    const page = query.runId
+      ? [await runs.get(principal, query.runId)]
+      : await runs.details(principal, { pipelineKey: query.pipelineKey, limit: RUNS_PER_PAGE, offset });
+    for (const run of page) {
+      for (const line of linesOf(run).reverse()) {
+        if (picked.length >= query.lines) break;
+        if (rank(line.level) < min) continue;
+        if (needle !== undefined && !line.message.toLowerCase().includes(needle)) continue;
+        picked.push(line);
+      }
     }
+    if (query.runId || page.length < RUNS_PER_PAGE) break;
   }
   return picked.reverse();
 }

@@ -150,3 +150,38 @@ describe('log.list', () => {
     expect([instance.status, instance.json.value.code]).toEqual([403, 'FORBIDDEN']);
   });
 });
+
+describe('async chains', () => {
+  it('refuses a pipeline that starts itself async more than 10 deep', async () => {
+    const key = 'global/app/asyncs/pipeline/again';
+    const stored = await http(server.url, `/api/v3/pipeline:${key}`, {
+      method: 'PUT',
+      body: `pipeline:\n  - pipeline.start:\n      key: ${key}\n      async: true\n`,
+      type: 'application/yaml',
+      auth: server.adminAuth,
+    });
+    expect(stored.status).toBeLessThan(300);
+    const first = await command('pipeline.start', { key, async: true }, server.adminAuth);
+    expect(first.status, first.text).toBe(200);
+    const runsOf = async () =>
+      (await http(server.url, `/api/v3/runs?pipeline=${key}&limit=100`, { auth: server.adminAuth })).json;
+    const failed = await eventually(
+      async () => {
+        const { runs } = await runsOf();
+        return runs.find((r: { status: string }) => r.status === 'failed');
+      },
+      { within: 60_000, what: 'the chain to be refused' },
+    );
+    expect(failed.error).toMatchObject({ code: 'LIMIT_EXCEEDED' });
+    expect(failed.error.message).toMatch(/start itself/);
+    // The chain ended there: nine runs succeeded (each started the next), the tenth could not start another.
+    const all = await eventually(async () => {
+      const { runs } = await runsOf();
+      return runs.every((r: { status: string }) => r.status === 'succeeded' || r.status === 'failed')
+        ? runs
+        : undefined;
+    });
+    expect(all).toHaveLength(10);
+    expect(all.filter((r: { status: string }) => r.status === 'failed')).toHaveLength(1);
+  });
+});

@@ -14,9 +14,10 @@ import type { Cancellation } from '../../../shared/runner';
 import { executePipeline } from '../../pipeline/execute-pipeline';
 import { readStoredCode } from '../../pipeline/stored-code-run-as';
 import { startAsyncRun } from '../../runs/async-runs';
+import { currentRunId } from '../../runs/run-recorder';
 import type { ServerServices } from '../../services';
 import { storedPipelineKey } from '../../../shared/uri/custom-uri';
-import { runNested } from './nesting';
+import { MAX_PIPELINE_NESTING, runNested } from './nesting';
 
 /** `$uri:property:global/...`, `$uri:pipeline:global/...`, `property:/global/...` or the key itself. */
 export function keyOfReference(reference: string, parameter = 'key'): string {
@@ -125,12 +126,34 @@ export async function startStoredPipelineAsync(
   parameter: string,
 ): Promise<{ runId: string }> {
   const key = storedKeyOf(reference, parameter);
+  await assertAsyncChainDepth(ctx.services, key);
   const { run, runAs } = await preparedRun(ctx, key, vars, parameter);
   return startAsyncRun(ctx.services, run, {
     principal: runAs,
     trigger: { kind: 'async', source: key },
     pipelineKey: key,
   });
+}
+
+/**
+ * Async runs that start async runs (a pipeline starting itself) would go on for ever, one after the other:
+ * a chain of more than MAX_PIPELINE_NESTING runs started by `pipeline.start async` is refused, as nesting is.
+ */
+async function assertAsyncChainDepth(services: ServerServices, key: string): Promise<void> {
+  await services.runs.recorder.flush();
+  let id = currentRunId();
+  for (let depth = 0; id !== undefined; depth++) {
+    if (depth >= MAX_PIPELINE_NESTING) {
+      throw new PipeworkError(
+        'LIMIT_EXCEEDED',
+        `Async runs started one another more than ${MAX_PIPELINE_NESTING} deep (starting '${key}'): does a pipeline start itself?`,
+        { limit: 'nesting', maxNesting: MAX_PIPELINE_NESTING, pipeline: key },
+      );
+    }
+    const run = await services.runs.store.get(id);
+    if (!run?.async || run.trigger.kind !== 'async' || run.trigger.source === undefined) return;
+    id = run.parentId ?? undefined;
+  }
 }
 
 export async function runStoredPipeline(
