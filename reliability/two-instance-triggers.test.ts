@@ -33,7 +33,7 @@ beforeAll(async () => {
   postgres = await startTestPostgres();
   const env = { PIPEWORK_DATABASE_URL: postgres.url, PIPEWORK_RUNS_FLUSH_MILLIS: '200' };
   [a, b] = await Promise.all([instance(env, 1), instance(env, 2)]);
-}, 120_000);
+}, 300_000);
 
 afterAll(async () => {
   for (const server of [a, b]) if (server) await killHard(server);
