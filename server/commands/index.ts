@@ -25,6 +25,7 @@ import { transformCommands } from './transform';
 import { testCommands } from './test';
 import { jobCommands } from './job';
 import { webhookCommands } from './webhook';
+import { asyncCommands } from './async';
 
 export const serverCommands: CommandDefinition<ServerServices>[] = [
   ...coreCommands,
@@ -33,6 +34,7 @@ export const serverCommands: CommandDefinition<ServerServices>[] = [
   ...eventCommands,
   ...jobCommands,
   ...webhookCommands,
+  ...asyncCommands,
   ...driveCommands,
   ...mailCommands,
   ...deliveryCommands,

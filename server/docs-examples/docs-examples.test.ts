@@ -72,6 +72,9 @@ async function store(property: NonNullable<DocsCase['properties']>[number]): Pro
 describe.each(pages)('$page', ({ cases }) => {
   it.each(cases)('$name', async (docsCase) => {
     for (const property of docsCase.properties ?? []) await store(property);
+    // The bus hands the stored properties' events to its listeners (e.g. the job scheduler) in the next
+    // turn of the event loop, before this one.
+    if (docsCase.properties) await new Promise((resolve) => setImmediate(resolve));
     for (const user of docsCase.users ?? [])
       if (!(await server.services.iam.principalByUsername(user.username)))
         await server.services.iam.createUser(user);

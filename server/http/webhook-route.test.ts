@@ -3,6 +3,7 @@
 // nothing run; a body over the webhook's limit is 413, calls past its rate 429.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { http } from '../testing/http-client';
+import { signWebhookBody } from '../webhooks';
 import { startTestServer, type TestServer } from '../testing/test-server';
 
 let server: TestServer;
@@ -28,6 +29,13 @@ async function createWebhook(extra: Record<string, unknown> = {}) {
   expect(put.status).toBe(200);
   return put.json as { uuid: string; token: string; webhookUrl: string };
 }
+
+const webhookRuns = async (uuid: string): Promise<number> =>
+  (
+    await http(server.url, `/api/v3/runs?trigger=webhook&limit=500`, { auth: server.adminAuth })
+  ).json.runs.filter((r: { trigger: { source?: string } }) => r.trigger.source === uuid).length;
+const lastName = () =>
+  http(server.url, '/api/v3/command/property.get?key=global/app/hooks/last', { auth: server.adminAuth });
 
 const receive = (token: string, body: string, query = '', type = 'application/json') =>
   http(server.url, `/api/v3/command/webhook.receive?token=${encodeURIComponent(token)}${query}`, {
@@ -116,12 +124,75 @@ describe('webhooks', () => {
 
   it('refuses a body over the webhook limit (413) and calls past its rate (429)', async () => {
     const hook = await createWebhook({ payloadType: 'raw', maxPayloadLength: 100, ratePerMinute: 3 });
-    const big = await receive(hook.token, JSON.stringify({ name: 'x'.repeat(200) }), '&wait=true');
+    const runsBefore = await webhookRuns(hook.uuid);
+    const big = await receive(hook.token, JSON.stringify({ name: 'y'.repeat(200) }), '&wait=true');
     expect(big.status).toBe(413);
+    expect(big.json.value.code).toBe('PAYLOAD_TOO_LARGE');
+    expect(big.json.value.message).toEqual(expect.any(String));
+    const async413 = await receive(hook.token, JSON.stringify({ name: 'y'.repeat(200) }));
+    expect(async413.status).toBe(413);
+    expect(await webhookRuns(hook.uuid)).toBe(runsBefore); // nothing ran, not even queued
+    expect((await lastName()).json.value).not.toBe('y'.repeat(200));
     const statuses: number[] = [];
-    for (let i = 0; i < 3; i++)
-      statuses.push((await receive(hook.token, '{"name":"r"}', '&wait=true')).status);
-    expect(statuses).toEqual([200, 200, 429]); // the refused big call counted too
+    statuses.push((await receive(hook.token, '{"name":"r"}', '&wait=true')).status);
+    statuses.push((await receive(hook.token, '{"name":"r"}', '&wait=true')).status);
+    expect(statuses).toEqual([200, 429]); // the refused big calls counted too
+  });
+
+  it('opens a webhook by its uuid and a body signed with its named secret instead of the token', async () => {
+    const secret = 'a shared signing secret';
+    expect(
+      (await command('secret.put', { name: 'hook-signing', format: 'secret-text', secret })).status,
+    ).toBe(200);
+    const hook = await createWebhook({ payloadType: 'raw', secret: 'hook-signing' });
+    expect((await command('webhook.get', { uuid: hook.uuid })).json.secret).toBe('hook-signing');
+    const body = JSON.stringify({ name: 'Signed' });
+    const signed = (signature: string, query = '&wait=true', headerName = 'X-Pipework-Signature-256') =>
+      http(server.url, `/api/v3/command/webhook.receive?uuid=${hook.uuid}${query}`, {
+        method: 'POST',
+        body,
+        type: 'application/json',
+        headers: { [headerName]: signature },
+      });
+    const ok = await signed(signWebhookBody(secret, Buffer.from(body)));
+    expect(ok.status, ok.text).toBe(200);
+    expect(ok.json).toEqual({ got: 'Signed', who: 'admin' });
+    const github = await signed(
+      signWebhookBody(secret, Buffer.from(body)),
+      '&wait=true',
+      'X-Hub-Signature-256',
+    );
+    expect(github.status).toBe(200);
+
+    const before = await webhookRuns(hook.uuid);
+    const wrongSecret = await signed(signWebhookBody('another secret', Buffer.from(body)));
+    const otherBody = await signed(signWebhookBody(secret, Buffer.from('{"name":"Mallory"}')));
+    const malformed = await signed('sha256=zz');
+    const unsigned = await http(server.url, `/api/v3/command/webhook.receive?uuid=${hook.uuid}&wait=true`, {
+      method: 'POST',
+      body,
+      type: 'application/json',
+    });
+    for (const refused of [wrongSecret, otherBody, malformed, unsigned]) {
+      expect(refused.status).toBe(404);
+      expect(refused.json.value.code).toBe('NOT_FOUND');
+    }
+    expect(await webhookRuns(hook.uuid)).toBe(before);
+
+    // A webhook without a secret cannot be opened by a signature; a deleted secret opens nothing.
+    const plain = await createWebhook({ payloadType: 'raw' });
+    const plainCall = await http(server.url, `/api/v3/command/webhook.receive?uuid=${plain.uuid}&wait=true`, {
+      method: 'POST',
+      body,
+      type: 'application/json',
+      headers: { 'X-Pipework-Signature-256': signWebhookBody(secret, Buffer.from(body)) },
+    });
+    expect(plainCall.status).toBe(404);
+    expect((await command('secret.delete', { name: 'hook-signing' })).status).toBe(200);
+    expect((await signed(signWebhookBody(secret, Buffer.from(body)))).status).toBe(404);
+    expect(
+      (await command('webhook.put', { eventKey: 'w', pipeline: PIPELINE, secret: 'no-such' })).status,
+    ).toBe(404);
   });
 
   it('refuses a bad webhook.put: an unknown payload type, a limit over 4 MB', async () => {

@@ -45,6 +45,8 @@ const USER_PERMISSIONS = [
   'CAN_PIPE_secret.get',
   'CAN_PIPE_secret.list',
   'CAN_PIPE_secret.delete',
+  'CAN_PIPE_async.*',
+  'CAN_PIPE_log.list',
   CAN_RUN_AS_TARGET,
 ];
 

@@ -17,7 +17,11 @@ export async function startAsyncRun(
 ): Promise<{ runId: string }> {
   const runs = services.runs;
   const trigger = options.trigger ?? { kind: 'async' as const };
-  const record = runs.recorder.newRun(script, { ...options, trigger, keepOutput: true }, 'queued');
+  const record = runs.recorder.newRun(
+    script,
+    { ...options, trigger, keepOutput: true, async: true },
+    'queued',
+  );
   const user = slotKeyOf(options.principal);
   const release = runs.queue.reserve(pipelineRefOf(record), user);
   try {

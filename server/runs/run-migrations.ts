@@ -32,7 +32,18 @@ const columns = (text: string, big: string): string => `
   CREATE INDEX pipeline_run_user ON pipeline_run (user_uuid, created);
   CREATE INDEX pipeline_run_status ON pipeline_run (status, created);`;
 
+/** Version 2: whether the run was started in the background (an async run: what `async.list` lists). */
+const background = `
+  ALTER TABLE pipeline_run ADD COLUMN background integer NOT NULL DEFAULT 0;
+  CREATE INDEX pipeline_run_background ON pipeline_run (user_uuid, background, created);`;
+
 export const RUN_MIGRATIONS: ModuleMigrations = {
-  sqlite: [{ version: 1, description: 'the run history', up: (db) => db.exec(columns('TEXT', 'INTEGER')) }],
-  postgres: [{ version: 1, description: 'the run history', sql: columns('text', 'bigint') }],
+  sqlite: [
+    { version: 1, description: 'the run history', up: (db) => db.exec(columns('TEXT', 'INTEGER')) },
+    { version: 2, description: 'async runs marked', up: (db) => db.exec(background) },
+  ],
+  postgres: [
+    { version: 1, description: 'the run history', sql: columns('text', 'bigint') },
+    { version: 2, description: 'async runs marked', sql: background },
+  ],
 };

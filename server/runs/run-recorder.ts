@@ -44,6 +44,8 @@ export interface RecordRequest {
   source?: { text: string; form: 'yaml' | 'json' | 'uri' };
   /** Keep the final body (async runs: what the poller fetches). */
   keepOutput?: boolean;
+  /** Started in the background (`startAsyncRun`). */
+  async?: boolean;
   /** The caller asked for the trace itself (`?trace=true`). */
   trace?: boolean;
   cancellation?: Cancellation;
@@ -215,6 +217,7 @@ export class RunRecorder {
       stepsExecuted: null,
       error: null,
       instance: this.instanceId,
+      async: request.async === true,
       source: redactSource(request.source ?? (pipelineKey === null ? sourceOfScript(script) : null)),
       input: keptValue(script.body, MAX_EXACT_VALUE_CHARS),
       output: null,

@@ -51,6 +51,8 @@ export interface RunSummary {
   error: RunError | null;
   /** Which instance ran it (several instances on one PostgreSQL). */
   instance: string;
+  /** Started in the background (an async run: polled by its id, listed by `async.list`). */
+  async: boolean;
 }
 
 /** One run with everything recorded of it. */

@@ -52,6 +52,12 @@ export class RunService {
     return this.store.list(isAdmin(principal) ? filter : { ...filter, userUuid: principal.uuid });
   }
 
+  /** The runs the principal may see that match the filter, with their steps, newest first. */
+  async details(principal: Principal, filter: RunFilter): Promise<RunDetail[]> {
+    await this.recorder.flush();
+    return this.store.details(isAdmin(principal) ? filter : { ...filter, userUuid: principal.uuid });
+  }
+
   /** Cancels a queued or running run; a finished one is returned as it is. */
   async cancel(principal: Principal, id: string): Promise<RunDetail> {
     const run = await this.get(principal, id);

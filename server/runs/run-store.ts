@@ -20,6 +20,7 @@ interface RunRow {
   steps_executed: number | string | null;
   error_json: string | null;
   instance: string;
+  background: number | string;
   detail_json?: string;
 }
 
@@ -37,6 +38,8 @@ export interface RunFilter {
   /** Text in the run's input or error (case-insensitive). */
   text?: string;
   parentId?: string;
+  /** Only runs started in the background (true) or only the others (false). */
+  async?: boolean;
   limit: number;
   offset: number;
 }
@@ -45,7 +48,7 @@ export interface RunFilter {
 type DetailJson = Pick<RunDetail, 'source' | 'input' | 'output' | 'steps' | 'resume'>;
 
 const SUMMARY_COLUMNS = `id, pipeline_key, pipeline_hash, trigger_kind, trigger_source, parent_id, username,
-  user_uuid, status, created, started, finished, duration_ms, steps_executed, error_json, instance`;
+  user_uuid, status, created, started, finished, duration_ms, steps_executed, error_json, instance, background`;
 
 const num = (v: number | string | null): number | null => (v === null ? null : Number(v));
 
@@ -69,6 +72,7 @@ function summaryOf(row: RunRow): RunSummary {
     stepsExecuted: num(row.steps_executed),
     error: row.error_json === null ? null : (JSON.parse(row.error_json) as RunError),
     instance: row.instance,
+    async: Number(row.background) === 1,
   };
 }
 
@@ -95,8 +99,8 @@ function* upsert(write: RunWrite): SqlSteps<void> {
   yield* run(
     `INSERT INTO pipeline_run (id, pipeline_ref, pipeline_key, pipeline_hash, trigger_kind, trigger_source,
        parent_id, username, user_uuid, status, created, started, finished, duration_ms, steps_executed,
-       error_json, search_text, instance, detail_json)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
+       error_json, search_text, instance, detail_json, background)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)
      ON CONFLICT (id) DO UPDATE SET status = excluded.status, started = excluded.started,
        finished = excluded.finished, duration_ms = excluded.duration_ms,
        steps_executed = excluded.steps_executed, error_json = excluded.error_json,
@@ -121,6 +125,7 @@ function* upsert(write: RunWrite): SqlSteps<void> {
       write.searchText,
       r.instance,
       JSON.stringify(detail),
+      r.async ? 1 : 0,
     ],
   );
 }
@@ -146,8 +151,8 @@ export class RunStore {
     return { ...summaryOf(row), ...detail };
   }
 
-  /** Runs matching the filter, newest first, with how many match in all. */
-  async list(filter: RunFilter): Promise<{ runs: RunSummary[]; total: number }> {
+  /** The WHERE clause of a filter with its parameters. */
+  private whereOf(filter: RunFilter): { clause: string; params: unknown[] } {
     const where: string[] = [];
     const params: unknown[] = [];
     const add = (sql: string, value: unknown): void => {
@@ -160,13 +165,19 @@ export class RunStore {
     if (filter.trigger !== undefined) add('trigger_kind = ?', filter.trigger);
     if (filter.username !== undefined) add('username = ?', filter.username);
     if (filter.parentId !== undefined) add('parent_id = ?', filter.parentId);
+    if (filter.async !== undefined) add('background = ?', filter.async ? 1 : 0);
     if (filter.from !== undefined) add('created >= ?', filter.from);
     if (filter.to !== undefined) add('created < ?', filter.to);
     if (filter.text !== undefined && filter.text !== '') {
       const escaped = filter.text.replace(/[\\%_]/g, (c) => `\\${c}`);
       add(`search_text ${this.sql.dialect.likeIgnoringCase} ? ESCAPE '\\'`, `%${escaped}%`);
     }
-    const clause = where.length === 0 ? '' : `WHERE ${where.join(' AND ')}`;
+    return { clause: where.length === 0 ? '' : `WHERE ${where.join(' AND ')}`, params };
+  }
+
+  /** Runs matching the filter, newest first, with how many match in all. */
+  async list(filter: RunFilter): Promise<{ runs: RunSummary[]; total: number }> {
+    const { clause, params } = this.whereOf(filter);
     const count = await this.sql.get<{ n: number | string }>(
       `SELECT COUNT(*) AS n FROM pipeline_run ${clause}`,
       params,
@@ -177,6 +188,17 @@ export class RunStore {
       [...params, filter.limit, filter.offset],
     );
     return { runs: rows.map(summaryOf), total: Number(count?.n ?? 0) };
+  }
+
+  /** Runs matching the filter with everything recorded of them, newest first (no total). */
+  async details(filter: RunFilter): Promise<RunDetail[]> {
+    const { clause, params } = this.whereOf(filter);
+    const rows = await this.sql.all<RunRow>(
+      `SELECT ${SUMMARY_COLUMNS}, detail_json FROM pipeline_run ${clause} ORDER BY created DESC, id DESC
+       LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+      [...params, filter.limit, filter.offset],
+    );
+    return rows.map((row) => ({ ...summaryOf(row), ...(JSON.parse(row.detail_json!) as DetailJson) }));
   }
 
   /** Marks a queued or running run to be cancelled by the instance that runs it; false when finished. */

@@ -9,3 +9,9 @@ export {
   type PayloadType,
   type Webhook,
 } from './webhook-store';
+export {
+  SIGNATURE_HEADERS,
+  signatureHeaderOf,
+  signWebhookBody,
+  verifyWebhookSignature,
+} from './webhook-signature';

@@ -14,7 +14,16 @@ const table = (big: string) => `
     created ${big} NOT NULL
   );`;
 
+/** Version 2: the name of the secret a signed call is checked with (the secret itself stays in the secrets store). */
+const signatureSecret = 'ALTER TABLE webhook ADD COLUMN secret_name TEXT;';
+
 export const WEBHOOK_MIGRATIONS: ModuleMigrations = {
-  sqlite: [{ version: 1, description: 'webhooks', up: (db) => db.exec(table('INTEGER')) }],
-  postgres: [{ version: 1, description: 'webhooks', sql: table('bigint') }],
+  sqlite: [
+    { version: 1, description: 'webhooks', up: (db) => db.exec(table('INTEGER')) },
+    { version: 2, description: 'webhook signature secrets', up: (db) => db.exec(signatureSecret) },
+  ],
+  postgres: [
+    { version: 1, description: 'webhooks', sql: table('bigint') },
+    { version: 2, description: 'webhook signature secrets', sql: signatureSecret },
+  ],
 };

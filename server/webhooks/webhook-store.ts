@@ -23,6 +23,8 @@ export interface Webhook {
   maxPayloadLength: number;
   /** Calls per minute per instance; past it 429. */
   ratePerMinute: number;
+  /** The name of the creator's secret (`secret-text`) that signed calls are checked with; null: token only. */
+  secretName: string | null;
   /** Who created it: runs are theirs, bound by the pipeline's author. */
   createdBy: string;
   created: number;
@@ -35,12 +37,13 @@ interface Row {
   payload_type: string;
   max_payload_length: number;
   rate_per_minute: number;
+  secret_name: string | null;
   created_by: string;
   created: number | string;
 }
 
 const COLUMNS =
-  'uuid, event_key, pipeline_key, payload_type, max_payload_length, rate_per_minute, created_by, created';
+  'uuid, event_key, pipeline_key, payload_type, max_payload_length, rate_per_minute, secret_name, created_by, created';
 
 function toWebhook(row: Row): Webhook {
   return {
@@ -50,6 +53,7 @@ function toWebhook(row: Row): Webhook {
     payloadType: row.payload_type as PayloadType,
     maxPayloadLength: Number(row.max_payload_length),
     ratePerMinute: Number(row.rate_per_minute),
+    secretName: row.secret_name,
     createdBy: row.created_by,
     created: Number(row.created),
   };
@@ -69,7 +73,7 @@ export class WebhookStore {
     const webhook: Webhook = { ...fields, uuid: randomUUID(), created: now };
     await this.sql.run(
       `INSERT INTO webhook (uuid, token_hash, event_key, pipeline_key, payload_type, max_payload_length,
-       rate_per_minute, created_by, created) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+       rate_per_minute, created_by, created, secret_name) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
       [
         webhook.uuid,
         webhookTokenDigest(token),
@@ -80,6 +84,7 @@ export class WebhookStore {
         webhook.ratePerMinute,
         webhook.createdBy,
         now,
+        webhook.secretName,
       ],
     );
     return { ...webhook, token };
@@ -88,11 +93,14 @@ export class WebhookStore {
   /** Changes a webhook's settings (never its uuid or token). */
   async update(
     uuid: string,
-    fields: Pick<Webhook, 'eventKey' | 'pipeline' | 'payloadType' | 'maxPayloadLength' | 'ratePerMinute'>,
+    fields: Pick<
+      Webhook,
+      'eventKey' | 'pipeline' | 'payloadType' | 'maxPayloadLength' | 'ratePerMinute' | 'secretName'
+    >,
   ): Promise<Webhook | undefined> {
     await this.sql.run(
       `UPDATE webhook SET event_key = $2, pipeline_key = $3, payload_type = $4, max_payload_length = $5,
-       rate_per_minute = $6 WHERE uuid = $1`,
+       rate_per_minute = $6, secret_name = $7 WHERE uuid = $1`,
       [
         uuid,
         fields.eventKey,
@@ -100,6 +108,7 @@ export class WebhookStore {
         fields.payloadType,
         fields.maxPayloadLength,
         fields.ratePerMinute,
+        fields.secretName,
       ],
     );
     return this.get(uuid);

@@ -2,7 +2,8 @@
 import { defineCommand, type CommandContext } from '../../../shared/commands';
 import { PipeworkError } from '../../../shared/errors';
 import type { ServerServices } from '../../services';
-import { runStoredPipeline } from './run-stored-pipeline';
+import { asyncStartedBody } from '../../http/async-answer';
+import { runStoredPipeline, startStoredPipelineAsync } from './run-stored-pipeline';
 
 /** A map of vars: given as a map, or its JSON text (as a query string carries it). */
 export function mapParam(value: unknown, parameter: string): Record<string, unknown> {
@@ -25,8 +26,19 @@ export function mapParam(value: unknown, parameter: string): Record<string, unkn
 
 type ReferenceParameter = 'path' | 'key' | 'name';
 
-const start = (ctx: CommandContext<ServerServices>, parameter: ReferenceParameter) =>
-  runStoredPipeline(ctx, String(ctx.params[parameter]), mapParam(ctx.params.vars, 'vars'), parameter);
+async function start(ctx: CommandContext<ServerServices>, parameter: ReferenceParameter): Promise<unknown> {
+  const reference = String(ctx.params[parameter]);
+  const vars = mapParam(ctx.params.vars, 'vars');
+  if (ctx.params.async !== true) return runStoredPipeline(ctx, reference, vars, parameter);
+  return asyncStartedBody((await startStoredPipelineAsync(ctx, reference, vars, parameter)).runId);
+}
+
+const asyncParameter = {
+  type: 'boolean' as const,
+  default: false,
+  description:
+    'Pipework: start it in the background as an async run and answer `correlationId` at once; poll it with async.poll.',
+};
 
 /** `pipeline.run` names the pipeline by `path` (the reference's current name), `key` or `name` (deprecated). */
 function referenceParameter(ctx: CommandContext<ServerServices>): ReferenceParameter {
@@ -55,6 +67,7 @@ export const pipelineStart = defineCommand<ServerServices>(
         description: 'The property key of the pipeline, e.g. global/app/shop/pipeline/total.',
       },
       vars: { type: ['object', 'string'], description: 'Variables for the pipeline, over its own vars.' },
+      async: asyncParameter,
     },
     required: ['key'],
     defaultParameter: 'key',
@@ -81,6 +94,7 @@ export const pipelineRun = defineCommand<ServerServices>(
       key: { type: 'string', minLength: 1, description: 'Deprecated: use path.' },
       name: { type: 'string', minLength: 1, description: 'Deprecated: use path.' },
       vars: { type: ['object', 'string'], description: 'Variables for the pipeline, over its own vars.' },
+      async: asyncParameter,
     },
     defaultParameter: 'path',
     input: 'any',

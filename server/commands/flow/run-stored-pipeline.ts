@@ -13,9 +13,11 @@ import { type Property, isJsonType } from '../../../shared/property';
 import type { Cancellation } from '../../../shared/runner';
 import { executePipeline } from '../../pipeline/execute-pipeline';
 import { readStoredCode } from '../../pipeline/stored-code-run-as';
+import { startAsyncRun } from '../../runs/async-runs';
+import { currentRunId } from '../../runs/run-recorder';
 import type { ServerServices } from '../../services';
 import { storedPipelineKey } from '../../../shared/uri/custom-uri';
-import { runNested } from './nesting';
+import { MAX_PIPELINE_NESTING, runNested } from './nesting';
 
 /** `$uri:property:global/...`, `$uri:pipeline:global/...`, `property:/global/...` or the key itself. */
 export function keyOfReference(reference: string, parameter = 'key'): string {
@@ -87,25 +89,82 @@ export function scriptOfProperty(property: Property, parameter: string): Pipelin
   }
 }
 
+function storedKeyOf(reference: string, parameter: string): string {
+  const key = keyOfReference(reference, parameter);
+  if (key === '')
+    throw new PipeworkError('PARAM_INVALID', `Parameter '${parameter}' names no pipeline.`, { parameter });
+  return key;
+}
+
+/** The stored pipeline read as the caller, with the caller's body and `vars`, and whom it runs as. */
+async function preparedRun(
+  ctx: CommandContext<ServerServices>,
+  key: string,
+  vars: Record<string, unknown>,
+  parameter: string,
+) {
+  const { code: script, runAs } = await readStoredCode(ctx.services, ctx.principal, key, () =>
+    loadScript(ctx, key, parameter),
+  );
+  const given = ctx.input === undefined || ctx.input === null ? script.body : ctx.input;
+  const run: PipelineScript = {
+    ...script,
+    body: given,
+    vars: { ...script.vars, ...(asLiteral(vars) as Record<string, unknown>) },
+  };
+  return { run, runAs };
+}
+
+/**
+ * Starts a stored pipeline as an async run (`pipeline.start` with `async: true`): read and bound as for a run
+ * in place, then queued as a recorded run of its own that outlives the calling pipeline; answers its id.
+ */
+export async function startStoredPipelineAsync(
+  ctx: CommandContext<ServerServices>,
+  reference: string,
+  vars: Record<string, unknown>,
+  parameter: string,
+): Promise<{ runId: string }> {
+  const key = storedKeyOf(reference, parameter);
+  await assertAsyncChainDepth(ctx.services, key);
+  const { run, runAs } = await preparedRun(ctx, key, vars, parameter);
+  return startAsyncRun(ctx.services, run, {
+    principal: runAs,
+    trigger: { kind: 'async', source: key },
+    pipelineKey: key,
+  });
+}
+
+/**
+ * Async runs that start async runs (a pipeline starting itself) would go on for ever, one after the other:
+ * a chain of more than MAX_PIPELINE_NESTING runs started by `pipeline.start async` is refused, as nesting is.
+ */
+async function assertAsyncChainDepth(services: ServerServices, key: string): Promise<void> {
+  await services.runs.recorder.flush();
+  let id = currentRunId();
+  for (let depth = 0; id !== undefined; depth++) {
+    if (depth >= MAX_PIPELINE_NESTING) {
+      throw new PipeworkError(
+        'LIMIT_EXCEEDED',
+        `Async runs started one another more than ${MAX_PIPELINE_NESTING} deep (starting '${key}'): does a pipeline start itself?`,
+        { limit: 'nesting', maxNesting: MAX_PIPELINE_NESTING, pipeline: key },
+      );
+    }
+    const run = await services.runs.store.get(id);
+    if (!run?.async || run.trigger.kind !== 'async' || run.trigger.source === undefined) return;
+    id = run.parentId ?? undefined;
+  }
+}
+
 export async function runStoredPipeline(
   ctx: CommandContext<ServerServices>,
   reference: string,
   vars: Record<string, unknown>,
   parameter: string,
 ): Promise<unknown> {
-  const key = keyOfReference(reference, parameter);
-  if (key === '')
-    throw new PipeworkError('PARAM_INVALID', `Parameter '${parameter}' names no pipeline.`, { parameter });
+  const key = storedKeyOf(reference, parameter);
   return runNested(key, async () => {
-    const { code: script, runAs } = await readStoredCode(ctx.services, ctx.principal, key, () =>
-      loadScript(ctx, key, parameter),
-    );
-    const given = ctx.input === undefined || ctx.input === null ? script.body : ctx.input;
-    const run: PipelineScript = {
-      ...script,
-      body: given,
-      vars: { ...script.vars, ...(asLiteral(vars) as Record<string, unknown>) },
-    };
+    const { run, runAs } = await preparedRun(ctx, key, vars, parameter);
     try {
       const result = await executePipeline(ctx.services, run, {
         principal: runAs,

@@ -1,9 +1,27 @@
 /** `webhook.put`: creates a webhook (its token shown once) or, with `uuid`, changes one's settings. */
-import { defineCommand } from '../../../shared/commands';
+import { defineCommand, type CommandContext } from '../../../shared/commands';
+import { PipeworkError } from '../../../shared/errors';
 import { normalizePropertyKey } from '../../../shared/property';
 import type { ServerServices } from '../../services';
 import { DEFAULT_MAX_PAYLOAD, MAX_PAYLOAD, PAYLOAD_TYPES, type PayloadType } from '../../webhooks';
 import { manageableWebhook, webhookView } from './webhook-access';
+
+/**
+ * The signature secret's name: undefined when not given, null when given empty (token only). The caller must
+ * be able to use it now, and it must be secret-text (calls use it later as the webhook's creator).
+ */
+async function signatureSecretOf(ctx: CommandContext<ServerServices>): Promise<string | null | undefined> {
+  const name = ctx.params.secret;
+  if (name === undefined || name === null) return undefined;
+  if (name === '') return null;
+  const material = await ctx.services.secrets.use(ctx.principal!, String(name), 'secret');
+  if (material.format !== 'secret-text') {
+    throw new PipeworkError('PARAM_INVALID', `Secret '${String(name)}' must be a secret-text secret.`, {
+      parameter: 'secret',
+    });
+  }
+  return String(name);
+}
 
 export const webhookPut = defineCommand<ServerServices>(
   {
@@ -38,6 +56,13 @@ export const webhookPut = defineCommand<ServerServices>(
         maximum: 10_000,
         description: 'Calls per minute per instance; more are 429. Default 60.',
       },
+      secret: {
+        type: 'string',
+        maxLength: 128,
+        description:
+          'Pipework: the name of one of your secret-text secrets; calls may then be signed with it instead of ' +
+          'carrying the token (HMAC-SHA256 of the body in X-Pipework-Signature-256). Empty: token only.',
+      },
       uuid: { type: 'string', description: 'An existing webhook to change.' },
     },
     required: ['eventKey', 'pipeline'],
@@ -56,6 +81,7 @@ export const webhookPut = defineCommand<ServerServices>(
     const { services, principal, params } = ctx;
     const pipeline = normalizePropertyKey(params.pipeline);
     services.properties.access.assertRead(principal, pipeline);
+    const secretName = await signatureSecretOf(ctx);
     const fields = {
       eventKey: String(params.eventKey),
       pipeline,
@@ -64,10 +90,14 @@ export const webhookPut = defineCommand<ServerServices>(
       ratePerMinute: (params.ratePerMinute as number | undefined) ?? 60,
     };
     if (typeof params.uuid === 'string') {
-      await manageableWebhook(services, principal, params.uuid);
-      return webhookView(services, (await services.webhooks.update(params.uuid, fields))!);
+      const existing = await manageableWebhook(services, principal, params.uuid);
+      const changed = { ...fields, secretName: secretName === undefined ? existing.secretName : secretName };
+      return webhookView(services, (await services.webhooks.update(params.uuid, changed))!);
     }
-    const created = await services.webhooks.create({ ...fields, createdBy: principal!.uuid }, Date.now());
+    const created = await services.webhooks.create(
+      { ...fields, secretName: secretName ?? null, createdBy: principal!.uuid },
+      Date.now(),
+    );
     return webhookView(services, created, created.token);
   },
 );

@@ -36,6 +36,7 @@ export function webhookView(services: ServerServices, webhook: Webhook, token?: 
     payloadType: webhook.payloadType,
     maxPayloadLength: webhook.maxPayloadLength,
     ratePerMinute: webhook.ratePerMinute,
+    secret: webhook.secretName,
     created: webhook.created,
     webhookUrl: webhookUrl(services, token),
     ...(token === undefined ? {} : { token }),
