@@ -52,6 +52,8 @@ export interface PropertyServiceOptions {
   realm?: string;
   /** Days the trash bin keeps what is deleted into it (default `DEFAULT_TRASH_BIN_DAYS`). */
   trashBinDays?: number;
+  /** Epoch milliseconds now, for lock times and the bin (the store's clock in tests); default `Date.now`. */
+  clock?: () => number;
 }
 
 /** 16 MiB characters: room for the base64 of a 10 MiB command body (the default body limit), and more. */
@@ -153,9 +155,10 @@ export class PropertyService {
     this.eventsFromStore = options.eventsFromStore ?? false;
     this.access = options.access ?? new PropertyAccess();
     this.maxValueLength = options.maxValueLength ?? MAX_VALUE_LENGTH;
-    this.guard = new PropertyWriteGuard(this.access, this.store.marks, Date.now, () => options.realm);
+    const clock = options.clock ?? Date.now;
+    this.guard = new PropertyWriteGuard(this.access, this.store.marks, clock, () => options.realm);
     this.attachments = new PropertyAttachmentService(this.store.attachments, this.access, this.guard);
-    this.marks = new PropertyMarksService(this, options.trashBinDays);
+    this.marks = new PropertyMarksService(this, options.trashBinDays, clock);
   }
 
   /** FORBIDDEN where the folder rules deny writing the key, CONFLICT where a lock does; the normalized key. */
