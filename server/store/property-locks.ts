@@ -69,28 +69,29 @@ export function lockAllows(principal: Principal | null, lock: LockTag, realm: st
   }
 }
 
-/** Who a lock is exclusive to, in words, for error messages. */
+/** Who a lock lets change the property, in words, for error messages. */
 export function lockHolderText(lock: LockTag): string {
   switch (lock.type) {
     case 'user':
       return `user '${lock.name ?? lock.uuid ?? '?'}'`;
     case 'role':
-      return `role '${lock.name ?? '?'}'`;
+      return `holders of role '${lock.name ?? '?'}'`;
     case 'group':
-      return `group '${lock.name ?? lock.uuid ?? '?'}'`;
+      return `members of group '${lock.name ?? lock.uuid ?? '?'}'`;
     case 'namespace':
-      return `namespace '${lock.name ?? '?'}'`;
+      return `users of namespace '${lock.name ?? '?'}'`;
     case 'global':
-      return 'a global lock (only ROLE_SYSTEM may change it)';
     case 'trash':
-      return 'the trash bin';
+      return 'ROLE_SYSTEM';
   }
 }
 
+/** CONFLICT naming who holds the lock on `key` (the lock tag in the details). */
 export function lockedError(key: string, lock: LockTag): PipeworkError {
+  const kind = lock.type === 'global' ? 'a global lock' : `a ${lock.type} lock`;
   return new PipeworkError(
     'CONFLICT',
-    `Property '${key}' is locked: only ${lockHolderText(lock)} may change it. Remove the lock first.`,
+    `Property '${key}' is locked (${kind}): only ${lockHolderText(lock)} may change it. Remove the lock first.`,
     { key, lock },
   );
 }
