@@ -108,7 +108,9 @@ describe('property.schema.put tags', () => {
     const listed = await command('property.tag.list', { path: 'global/att/tagged' });
     expect(listed.json).toEqual({ name1: 'value1', name2: 'value2' });
     const list = await command('property.list', { pattern: 'global/att/tagged' });
-    expect(list.json).toMatchObject([{ key: 'global/att/tagged', tags: { name1: 'value1', name2: 'value2' } }]);
+    expect(list.json).toMatchObject([
+      { key: 'global/att/tagged', tags: { name1: 'value1', name2: 'value2' } },
+    ]);
   });
 
   it('refuses a tag without a name, and stores nothing', async () => {
@@ -123,10 +125,14 @@ describe('property.schema.put tags', () => {
 
   it('answers a write to a locked property over HTTP with 409, naming who holds the lock', async () => {
     await command('property.schema.put', { path: 'global/att/locked', value: 'v' });
-    const lock = await http(server.url, '/api/v3/command/property.lock.put?path=global/att/locked&type=global', {
-      auth: server.adminAuth,
-      method: 'POST',
-    });
+    const lock = await http(
+      server.url,
+      '/api/v3/command/property.lock.put?path=global/att/locked&type=global',
+      {
+        auth: server.adminAuth,
+        method: 'POST',
+      },
+    );
     expect(lock.status).toBe(200);
     const put = await http(server.url, '/api/v3/command/property.put?path=global/att/locked&value=w', {
       auth: server.adminAuth,

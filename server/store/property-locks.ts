@@ -123,10 +123,7 @@ export class PropertyWriteGuard {
   }
 
   /** A check for many keys at once (a pattern delete): the tags of all are read in one go. */
-  async lockCheck(
-    principal: Principal | null,
-    keys: readonly string[],
-  ): Promise<(key: string) => void> {
+  async lockCheck(principal: Principal | null, keys: readonly string[]): Promise<(key: string) => void> {
     const tags = await this.marks.tagsOfKeys(keys);
     return (key) => this.assertLockAllows(principal, key, tags.get(key));
   }

@@ -97,7 +97,10 @@ export class PropertyMarksService {
   async putTags(principal: Principal | null, rawKey: unknown, add: PropertyTags): Promise<PropertyTags> {
     const key = await this.properties.assertWritable(principal, rawKey);
     if (LOCK_TAG in add) {
-      throw invalid('name', `The tag '${LOCK_TAG}' is set by property.lock.put and removed by property.lock.remove.`);
+      throw invalid(
+        'name',
+        `The tag '${LOCK_TAG}' is set by property.lock.put and removed by property.lock.remove.`,
+      );
     }
     const current = await this.marks.tagsOf(key);
     if (!current) throw notFound(key);
@@ -134,7 +137,11 @@ export class PropertyMarksService {
       type,
       uuid: type === 'user' ? (request.uuid ?? principal?.uuid ?? null) : (request.uuid ?? null),
       name:
-        type === 'user' ? (request.name ?? principal?.username ?? null) : type === 'global' || type === 'trash' ? null : (request.name ?? null),
+        type === 'user'
+          ? (request.name ?? principal?.username ?? null)
+          : type === 'global' || type === 'trash'
+            ? null
+            : (request.name ?? null),
       details: (request.details ?? '').slice(0, MAX_LOCK_DETAILS),
     };
     if ((type === 'role' || type === 'group') && !tag.name) {
@@ -146,7 +153,8 @@ export class PropertyMarksService {
     }
     const current = await this.marks.tagsOf(key);
     if (!current) throw notFound(key);
-    if (!(await this.marks.setTags(key, { ...current, [LOCK_TAG]: JSON.stringify(tag) }))) throw notFound(key);
+    if (!(await this.marks.setTags(key, { ...current, [LOCK_TAG]: JSON.stringify(tag) })))
+      throw notFound(key);
     return tag;
   }
 
@@ -226,7 +234,11 @@ export class PropertyMarksService {
   }
 
   /** What the bin holds under `pattern` that the principal may both read and change (newest first per key). */
-  async trashed(principal: Principal | null, pattern: unknown = '**', limit?: number): Promise<TrashedProperty[]> {
+  async trashed(
+    principal: Principal | null,
+    pattern: unknown = '**',
+    limit?: number,
+  ): Promise<TrashedProperty[]> {
     const access = this.properties.access;
     return this.marks.trashed({
       pattern: typeof pattern === 'string' ? pattern : '**',

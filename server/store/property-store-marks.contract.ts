@@ -36,7 +36,9 @@ export function describeMarksContract(t: ContractContext): void {
       await s.create(alice, { key: 'group/g1/app/a', value: 'A' });
       await s.create(alice, { key: 'group/g1/app/sub/b', value: { n: 1 } });
       await s.create(alice, { key: 'group/g1/other', value: 'stays' });
-      await s.attachments.put(alice, 'group/g1/app/a', 'doc.bin', { content: new Uint8Array([1, 2, 3, 250]) });
+      await s.attachments.put(alice, 'group/g1/app/a', 'doc.bin', {
+        content: new Uint8Array([1, 2, 3, 250]),
+      });
       await s.attachments.write(alice, 'group/g1/app/sub/b', 'big.txt', pieces([104, 105], [33]));
       await s.marks.putTags(alice, 'group/g1/app/a', { invite: 'yes' });
 
@@ -127,7 +129,13 @@ export function describeMarksContract(t: ContractContext): void {
       await s.create(alice, { key: 'group/g1/doc', value: 'v1' });
       await s.create(alice, { key: 'group/g1/free', value: 'f' });
       const tag = await s.marks.lock(alice, 'group/g1/doc', { type: 'user', details: 'editing' });
-      expect(tag).toMatchObject({ type: 'user', uuid: 'alice', name: 'alice', ttl: null, details: 'editing' });
+      expect(tag).toMatchObject({
+        type: 'user',
+        uuid: 'alice',
+        name: 'alice',
+        ttl: null,
+        details: 'editing',
+      });
       expect(await s.marks.getLock(carol, 'group/g1/doc')).toEqual(tag);
 
       const put = await errorOf(s.put(carol, { key: 'group/g1/doc', value: 'v2' }));
@@ -169,7 +177,8 @@ export function describeMarksContract(t: ContractContext): void {
 
     it('holds role, group, namespace and global locks to their members, and ends a lock after its ttl', async () => {
       const s = service();
-      for (const k of ['role', 'group', 'global', 'timed']) await s.create(alice, { key: `group/g1/${k}`, value: k });
+      for (const k of ['role', 'group', 'global', 'timed'])
+        await s.create(alice, { key: `group/g1/${k}`, value: k });
       await s.marks.lock(alice, 'group/g1/role', { type: 'role', name: 'ROLE_SUPPORT' });
       await s.marks.lock(alice, 'group/g1/group', { type: 'group', name: 'Sales', uuid: 'sales' });
       await s.marks.lock(alice, 'group/g1/global', { type: 'global' });
@@ -204,7 +213,9 @@ export function describeMarksContract(t: ContractContext): void {
       expect(await s.marks.tagsOfListed(['group/g1/b', 'group/g1/none'])).toEqual(
         new Map([['group/g1/b', { invite: '', stage: '2' }]]),
       );
-      expect(await codeOf(s.marks.putTags(alice, 'group/g1/b', { 'property.lock': '{}' }))).toBe('PARAM_INVALID');
+      expect(await codeOf(s.marks.putTags(alice, 'group/g1/b', { 'property.lock': '{}' }))).toBe(
+        'PARAM_INVALID',
+      );
       expect(await codeOf(s.marks.putTags(bob, 'group/g1/b', { x: '' }))).toBe('FORBIDDEN');
       expect(await codeOf(s.marks.tags(bob, 'group/g1/b'))).toBe('FORBIDDEN');
       expect(await codeOf(s.marks.tags(alice, 'group/g1/a'))).toBe('PROPERTY_NOT_FOUND');

@@ -45,7 +45,8 @@ export const propertyDelete = defineCommand<ServerServices>(
       },
       {
         title: 'Move a folder into the trash bin',
-        pipeline: 'pipeline:\n  - property.delete:\n      pattern: global/app/myapp/**\n      trashBin: true\n',
+        pipeline:
+          'pipeline:\n  - property.delete:\n      pattern: global/app/myapp/**\n      trashBin: true\n',
       },
     ],
   },

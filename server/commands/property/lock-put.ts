@@ -26,12 +26,17 @@ export const propertyLockPut = defineCommand<ServerServices>(
       },
       ttl: {
         type: ['integer', 'string'],
-        description: 'Milliseconds after which the lock ends (trash: after which the property is deleted for good).',
+        description:
+          'Milliseconds after which the lock ends (trash: after which the property is deleted for good).',
       },
-      uuid: { type: 'string', description: 'Type user: the uuid of the user (default: the caller). Type group: the group.' },
+      uuid: {
+        type: 'string',
+        description: 'Type user: the uuid of the user (default: the caller). Type group: the group.',
+      },
       name: {
         type: 'string',
-        description: 'The role, group (name or uuid) or namespace the lock is exclusive to; type user: a username.',
+        description:
+          'The role, group (name or uuid) or namespace the lock is exclusive to; type user: a username.',
       },
       details: { type: 'string', description: 'Any note to keep with the lock.' },
     },

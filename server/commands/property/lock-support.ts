@@ -10,9 +10,13 @@ export function millisParam(ctx: PropertyContext, name: string): number | undefi
   if (raw === undefined || raw === null || raw === '') return undefined;
   const value = typeof raw === 'string' && /^\d+$/.test(raw.trim()) ? Number(raw.trim()) : raw;
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) {
-    throw new PipeworkError('PARAM_INVALID', `Parameter '${name}' must be a whole number of milliseconds above 0.`, {
-      parameter: name,
-    });
+    throw new PipeworkError(
+      'PARAM_INVALID',
+      `Parameter '${name}' must be a whole number of milliseconds above 0.`,
+      {
+        parameter: name,
+      },
+    );
   }
   return value;
 }

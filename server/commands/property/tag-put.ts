@@ -9,7 +9,8 @@ import { TAGS_PARAMETER, tagsToAdd } from './schema-put-extras';
 export const propertyTagPut = defineCommand<ServerServices>(
   {
     name: 'property.tag.put',
-    summary: 'Adds a tag (name and value) or several (tags) to a property, overwriting tags of the same name.',
+    summary:
+      'Adds a tag (name and value) or several (tags) to a property, overwriting tags of the same name.',
     description:
       'Needs the right to change the property, and no lock that keeps the caller out (CONFLICT). A tag name is ' +
       'unique per property; `property.lock` is the lock and is set by property.lock.put only. Returns all tags ' +
@@ -27,7 +28,8 @@ export const propertyTagPut = defineCommand<ServerServices>(
     examples: [
       {
         title: 'Tag an applicant',
-        pipeline: 'pipeline:\n  - property.tag.put:\n      key: global/app/jobs/applicant/1\n      name: invite\n',
+        pipeline:
+          'pipeline:\n  - property.tag.put:\n      key: global/app/jobs/applicant/1\n      name: invite\n',
       },
     ],
   },
