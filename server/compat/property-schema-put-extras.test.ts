@@ -143,4 +143,24 @@ describe('property.schema.put tags', () => {
     const value = await command('property.value.get', { path: 'global/att/locked' });
     expect(value.text).toBe('v');
   });
+
+  it('takes the trash bin parameters as the reference writes them in a URL', async () => {
+    await command('property.schema.put', { path: 'global/bin/a', value: 'A' });
+    const del = await http(
+      server.url,
+      '/api/v3/command/property.delete?pattern=global/bin/**&trashBin=true&trashBinTimeToLive=86400000',
+      { auth: server.adminAuth, method: 'POST' },
+    );
+    expect([del.status, del.json]).toEqual([200, ['global/bin/a']]);
+    expect((await command('property.list', { pattern: 'global/bin/**' })).json).toEqual([]);
+    const listed = await command('property.list', { pattern: 'global/bin/**', includeTrashed: 'true' });
+    expect(listed.json).toMatchObject([{ key: 'global/bin/a', value: 'A', trashed: true }]);
+    expect(listed.json[0].purgeAt - listed.json[0].trashedAt).toBe(86_400_000);
+    const restored = await http(server.url, '/api/v3/command/property.lock.remove?path=global/bin/a', {
+      auth: server.adminAuth,
+      method: 'POST',
+    });
+    expect(restored.json).toMatchObject({ removed: true, restored: { key: 'global/bin/a' } });
+    expect((await command('property.value.get', { path: 'global/bin/a' })).text).toBe('A');
+  });
 });
