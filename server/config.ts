@@ -16,6 +16,7 @@ import { loadListenerConfig, type ListenerConfig } from './http/listener-config'
 import { nonNegativeIntFrom } from './config-env';
 import { loadCascadeLimits, type CascadeLimits } from './events/cascade-budget';
 import { loadHistoryBounds } from './store/history-config';
+import { DEFAULT_TRASH_BIN_DAYS } from './store/property-marks-service';
 import type { HistoryBounds } from '../shared/property';
 import { loadRunLimitsConfig, type RunLimitsConfig } from './fairness/run-limits-config';
 import { loadRunHistoryConfig, type RunHistoryConfig } from './runs/run-history-config';
@@ -59,6 +60,8 @@ export interface ServerConfig {
   eventCascade?: CascadeLimits;
   /** Property history kept per key (`PIPEWORK_HISTORY_MAX_VERSIONS`, `PIPEWORK_HISTORY_MAX_DAYS`); defaults when absent. */
   history?: HistoryBounds;
+  /** Days the trash bin keeps a deleted property unless `trashBinTimeToLive` says otherwise (`PIPEWORK_TRASH_BIN_DAYS`). */
+  trashBinDays?: number;
   /** Outbound HTTP (`http.*`): allowed non-public addresses, timeouts, sizes. */
   httpClient?: HttpClientConfig;
   /** SQL data sources for `sql.query` (PIPEWORK_DATASOURCE_<NAME>_URL) and their limits. */
@@ -129,6 +132,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     metricsToken: env.PIPEWORK_METRICS_TOKEN || undefined,
     eventCascade: loadCascadeLimits(env),
     history: loadHistoryBounds(env),
+    trashBinDays: nonNegativeIntFrom(env, 'PIPEWORK_TRASH_BIN_DAYS', DEFAULT_TRASH_BIN_DAYS),
     httpClient: loadHttpClientConfig(env),
     limits: {
       commandBodyBytes: nonNegativeIntFrom(env, 'PIPEWORK_MAX_COMMAND_BODY', 10 * MiB),

@@ -55,7 +55,7 @@ export async function createServices(
       ...serverCommands,
       ...(options.extraCommands ?? []),
     ]);
-    const properties = createPropertyServices(parts, iam, logger);
+    const properties = createPropertyServices(parts, iam, logger, { trashBinDays: config.trashBinDays });
     const mail = new MailService(config.mail ?? loadMailConfig({}, config.dataDir));
     const deliveries = await createDeliveryService(
       database.sql,

@@ -1,6 +1,6 @@
 // `attachments` and `tags` on property.schema.put, as the command reference documents them: attachments as a
 // URI or a PEL (here `$uri:drive:` and `#{body}` of a multipart pipeline call), loaded before anything is
-// written; tags refused (the store has no place for them yet) rather than silently dropped.
+// written; tags as the reference's `name1:value1, name2:value2`, shown by property.tag.list and on listings.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { http } from '../testing/http-client';
 import { startTestServer, type TestServer } from '../testing/test-server';
@@ -97,14 +97,70 @@ describe('property.schema.put attachments', () => {
 });
 
 describe('property.schema.put tags', () => {
-  it('tags are refused with a clear message and nothing is stored', async () => {
+  it('stores the tags the reference writes, shows them on property.tag.list and property.list', async () => {
     const r = await http(
       server.url,
       `/api/v3/command/property.schema.put?${new URLSearchParams({ path: 'global/att/tagged', value: 'v', tags: 'name1:value1, name2:value2' })}`,
       { auth: server.adminAuth, method: 'POST' },
     );
+    expect(r.status).toBe(200);
+    expect(r.json).toMatchObject({ result: 'create', tags: { name1: 'value1', name2: 'value2' } });
+    const listed = await command('property.tag.list', { path: 'global/att/tagged' });
+    expect(listed.json).toEqual({ name1: 'value1', name2: 'value2' });
+    const list = await command('property.list', { pattern: 'global/att/tagged' });
+    expect(list.json).toMatchObject([
+      { key: 'global/att/tagged', tags: { name1: 'value1', name2: 'value2' } },
+    ]);
+  });
+
+  it('refuses a tag without a name, and stores nothing', async () => {
+    const r = await http(
+      server.url,
+      `/api/v3/command/property.schema.put?${new URLSearchParams({ path: 'global/att/badtag', value: 'v', tags: ':value1' })}`,
+      { auth: server.adminAuth, method: 'POST' },
+    );
     expect([r.status, r.json.value.code, r.json.value.parameter]).toEqual([400, 'PARAM_INVALID', 'tags']);
-    expect(r.json.value.message).toMatch(/tags are not supported yet/);
-    expect(await exists('global/att/tagged')).toBe(false);
+    expect(await exists('global/att/badtag')).toBe(false);
+  });
+
+  it('answers a write to a locked property over HTTP with 409, naming who holds the lock', async () => {
+    await command('property.schema.put', { path: 'global/att/locked', value: 'v' });
+    const lock = await http(
+      server.url,
+      '/api/v3/command/property.lock.put?path=global/att/locked&type=global',
+      {
+        auth: server.adminAuth,
+        method: 'POST',
+      },
+    );
+    expect(lock.status).toBe(200);
+    const put = await http(server.url, '/api/v3/command/property.put?path=global/att/locked&value=w', {
+      auth: server.adminAuth,
+      method: 'POST',
+    });
+    expect([put.status, put.json.value.code]).toEqual([409, 'CONFLICT']);
+    expect(put.json.value.message).toContain('only ROLE_SYSTEM may change it');
+    const value = await command('property.value.get', { path: 'global/att/locked' });
+    expect(value.text).toBe('v');
+  });
+
+  it('takes the trash bin parameters as the reference writes them in a URL', async () => {
+    await command('property.schema.put', { path: 'global/bin/a', value: 'A' });
+    const del = await http(
+      server.url,
+      '/api/v3/command/property.delete?pattern=global/bin/**&trashBin=true&trashBinTimeToLive=86400000',
+      { auth: server.adminAuth, method: 'POST' },
+    );
+    expect([del.status, del.json]).toEqual([200, ['global/bin/a']]);
+    expect((await command('property.list', { pattern: 'global/bin/**' })).json).toEqual([]);
+    const listed = await command('property.list', { pattern: 'global/bin/**', includeTrashed: 'true' });
+    expect(listed.json).toMatchObject([{ key: 'global/bin/a', value: 'A', trashed: true }]);
+    expect(listed.json[0].purgeAt - listed.json[0].trashedAt).toBe(86_400_000);
+    const restored = await http(server.url, '/api/v3/command/property.lock.remove?path=global/bin/a', {
+      auth: server.adminAuth,
+      method: 'POST',
+    });
+    expect(restored.json).toMatchObject({ removed: true, restored: { key: 'global/bin/a' } });
+    expect((await command('property.value.get', { path: 'global/bin/a' })).text).toBe('A');
   });
 });

@@ -37,6 +37,7 @@ export function createPropertyServices(
   store: { store: PropertyStore; eventsFromStore: boolean },
   iam: IamService,
   logger: Logger,
+  options: { trashBinDays?: number } = {},
 ): PropertyServices {
   const events = new EventBus({ logger });
   const properties = new PropertyService({
@@ -44,6 +45,8 @@ export function createPropertyServices(
     eventsFromStore: store.eventsFromStore,
     events,
     access: new PropertyAccess({ appRules: iamAppAccessRules(iam) }),
+    realm: iam.realm,
+    trashBinDays: options.trashBinDays,
   });
   const propertyJobs: PropertyJobs = {
     ready: Promise.resolve(),

@@ -56,4 +56,20 @@ export const PROPERTY_MIGRATIONS: readonly Migration[] = [
       db.exec('ALTER TABLE property_attachment ADD COLUMN revision INTEGER NOT NULL DEFAULT 0');
     },
   },
+  {
+    version: 3,
+    description: 'tags (a lock is one) and the trash bin (docs/property-marks.md)',
+    up(db) {
+      db.exec(`
+        ALTER TABLE property ADD COLUMN tags TEXT;
+        ALTER TABLE property ADD COLUMN trashed_key TEXT;
+        ALTER TABLE property ADD COLUMN trashed_at INTEGER;
+        ALTER TABLE property ADD COLUMN trashed_by TEXT;
+        ALTER TABLE property ADD COLUMN purge_at INTEGER;
+        ALTER TABLE property ADD COLUMN kept_expires_at INTEGER;
+        CREATE INDEX property_trashed_key ON property (trashed_key) WHERE trashed_key IS NOT NULL;
+        CREATE INDEX property_purge_at ON property (purge_at) WHERE purge_at IS NOT NULL;
+      `);
+    },
+  },
 ];

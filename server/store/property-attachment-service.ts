@@ -8,6 +8,7 @@ import {
   type PropertyAttachment,
 } from '../../shared/property';
 import type { PropertyAccess } from './property-access';
+import type { PropertyWriteGuard } from './property-locks';
 
 function missing(key: string, name: string): PipeworkError {
   return new PipeworkError('NOT_FOUND', `Property '${key}' has no attachment '${name}'.`, { key, name });
@@ -17,6 +18,7 @@ export class PropertyAttachmentService {
   constructor(
     private readonly store: AttachmentStore,
     private readonly access: PropertyAccess,
+    private readonly guard: PropertyWriteGuard,
   ) {}
 
   private readable(principal: Principal | null, rawKey: unknown): string {
@@ -25,9 +27,10 @@ export class PropertyAttachmentService {
     return key;
   }
 
-  private writable(principal: Principal | null, rawKey: unknown): string {
+  /** The folder rules and the property's lock (`property-locks.ts`). */
+  private async writable(principal: Principal | null, rawKey: unknown): Promise<string> {
     const key = normalizePropertyKey(rawKey);
-    this.access.assertWrite(principal, key);
+    await this.guard.assertWritable(principal, key);
     return key;
   }
 
@@ -38,7 +41,7 @@ export class PropertyAttachmentService {
     name: string,
     options: { contentType?: unknown; content?: Uint8Array } = {},
   ): Promise<PropertyAttachment> {
-    const key = this.writable(principal, rawKey);
+    const key = await this.writable(principal, rawKey);
     const contentType = normalizePropertyType(options.contentType);
     return this.store.put(key, name, { contentType, content: options.content });
   }
@@ -50,7 +53,7 @@ export class PropertyAttachmentService {
     data: Uint8Array,
     index?: number,
   ): Promise<PropertyAttachment> {
-    return this.store.putChunk(this.writable(principal, rawKey), name, data, index);
+    return this.store.putChunk(await this.writable(principal, rawKey), name, data, index);
   }
 
   /** Streams content into an attachment (bounded memory); it replaces the old one once complete. */
@@ -61,7 +64,7 @@ export class PropertyAttachmentService {
     source: AsyncIterable<Uint8Array>,
     options: { contentType?: unknown; maxBytes?: number } = {},
   ): Promise<PropertyAttachment> {
-    const key = this.writable(principal, rawKey);
+    const key = await this.writable(principal, rawKey);
     const contentType = normalizePropertyType(options.contentType);
     return this.store.write(key, name, source, { contentType, maxBytes: options.maxBytes });
   }
@@ -103,7 +106,7 @@ export class PropertyAttachmentService {
 
   /** Deletes an attachment (NOT_FOUND when there is none). */
   async delete(principal: Principal | null, rawKey: unknown, name: string): Promise<void> {
-    const key = this.writable(principal, rawKey);
+    const key = await this.writable(principal, rawKey);
     if (!(await this.store.delete(key, name))) throw missing(key, name);
   }
 }

@@ -137,7 +137,7 @@ export class PropertyHistoryService {
     expected?: number,
   ): Promise<RestoreResult> {
     const key = this.readable(principal, rawKey);
-    this.properties.access.assertWrite(principal, key);
+    await this.properties.assertWritable(principal, key);
     const version = await this.get(principal, key, id);
     if (version.kind === 'deleted' || version.kind === 'moved-out') {
       const what = version.kind === 'deleted' ? 'deletion' : `move to '${version.otherKey}'`;

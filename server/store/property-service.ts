@@ -25,11 +25,14 @@ import { propertyChangeEvents } from '../events/property-change-events';
 import { ObjectSchemaValidator } from './object-schema-validator';
 import { PropertyAccess } from './property-access';
 import { PropertyAttachmentService } from './property-attachment-service';
+import { PropertyWriteGuard } from './property-locks';
+import { PropertyMarksService } from './property-marks-service';
 import {
   isSyncPropertyStore,
   read,
   runAsync,
   runSync,
+  tagsOf,
   update,
   type WriteSteps,
 } from './property-write-steps';
@@ -45,6 +48,12 @@ export interface PropertyServiceOptions {
    * `events`: the service then publishes nothing itself. Default false (SQLite: published after commit).
    */
   eventsFromStore?: boolean;
+  /** The installation's namespace (the IAM realm): a `namespace` lock without a name is to it. */
+  realm?: string;
+  /** Days the trash bin keeps what is deleted into it (default `DEFAULT_TRASH_BIN_DAYS`). */
+  trashBinDays?: number;
+  /** Epoch milliseconds now, for lock times and the bin (the store's clock in tests); default `Date.now`. */
+  clock?: () => number;
 }
 
 /** 16 MiB characters: room for the base64 of a 10 MiB command body (the default body limit), and more. */
@@ -132,6 +141,10 @@ export class PropertyService {
   readonly events: EventBus;
   readonly access: PropertyAccess;
   readonly attachments: PropertyAttachmentService;
+  /** The folder rules and locks every write passes (one place: `property-locks.ts`). */
+  readonly guard: PropertyWriteGuard;
+  /** Tags, locks and the trash bin. */
+  readonly marks: PropertyMarksService;
   private readonly validator = new ObjectSchemaValidator();
   private readonly maxValueLength: number;
   private readonly eventsFromStore: boolean;
@@ -142,11 +155,21 @@ export class PropertyService {
     this.eventsFromStore = options.eventsFromStore ?? false;
     this.access = options.access ?? new PropertyAccess();
     this.maxValueLength = options.maxValueLength ?? MAX_VALUE_LENGTH;
-    this.attachments = new PropertyAttachmentService(this.store.attachments, this.access);
+    const clock = options.clock ?? Date.now;
+    this.guard = new PropertyWriteGuard(this.access, this.store.marks, clock, () => options.realm);
+    this.attachments = new PropertyAttachmentService(this.store.attachments, this.access, this.guard);
+    this.marks = new PropertyMarksService(this, options.trashBinDays, clock);
   }
 
-  /** Publishes each committed change as `property.<kind>` with `{origin, target}`. */
-  private publish(changes: readonly PropertyChange[], principal: Principal | null): void {
+  /** FORBIDDEN where the folder rules deny writing the key, CONFLICT where a lock does; the normalized key. */
+  async assertWritable(principal: Principal | null, rawKey: unknown): Promise<string> {
+    const key = normalizePropertyKey(rawKey);
+    await this.guard.assertWritable(principal, key);
+    return key;
+  }
+
+  /** Publishes each committed change as `property.<kind>` with `{origin, target}` (the store's own events aside). */
+  publish(changes: readonly PropertyChange[], principal: Principal | null): void {
     if (this.eventsFromStore) return;
     for (const event of propertyChangeEvents(changes, principal?.uuid)) {
       this.events.publish(event.eventKey, event.payload, { actor: event.actor });
@@ -213,7 +236,7 @@ export class PropertyService {
    * A query over what the principal may read: the folders to scan, narrowed per key by the app rules
    * (before any limit counts, so a limit is never eaten up by keys the caller may not see).
    */
-  private readQuery(principal: Principal | null, pattern: unknown) {
+  readQuery(principal: Principal | null, pattern: unknown) {
     const compiled = compileKeyPattern(pattern);
     const scope = this.access.readScope(principal);
     return this.access.needsFilter(principal)
@@ -265,8 +288,7 @@ export class PropertyService {
   }
 
   private async prepareCreate(principal: Principal | null, input: CreatePropertyInput): Promise<NewProperty> {
-    const key = normalizePropertyKey(input.key);
-    this.access.assertWrite(principal, key);
+    const key = await this.assertWritable(principal, input.key);
     const stored = storedForm(key, input.value, input.type);
     checkSize(this.maxValueLength, stored.value, input.defaultValue);
     if (objectKeyOf(key)) {
@@ -306,6 +328,7 @@ export class PropertyService {
   private *putSteps(principal: Principal | null, input: PutPropertyInput): WriteSteps<Property> {
     const key = normalizePropertyKey(input.key);
     this.access.assertWrite(principal, key);
+    this.guard.assertLockAllows(principal, key, yield* tagsOf(key));
     const stored = storedForm(key, input.value === undefined ? null : input.value, input.type);
     checkSize(this.maxValueLength, stored.value);
     const objectKey = objectKeyOf(key);
@@ -332,8 +355,7 @@ export class PropertyService {
 
   /** Deletes one property if it exists (`property.schema.delete`: nothing happens when it does not). */
   async remove(principal: Principal | null, rawKey: unknown): Promise<Property | null> {
-    const key = normalizePropertyKey(rawKey);
-    this.access.assertWrite(principal, key);
+    const key = await this.assertWritable(principal, rawKey);
     const change = await this.store.delete(key, { actor: principal?.uuid ?? null });
     if (!change) return null;
     this.publish([change], principal);
@@ -345,14 +367,16 @@ export class PropertyService {
    * when one of them may not be changed, e.g. a reserved app.
    */
   async deleteMatching(principal: Principal | null, pattern: unknown): Promise<Property[]> {
-    const changes = await this.store.deleteMatching(
-      // Keys the caller may not read are left alone (and never named in an error), not refused.
-      this.readQuery(principal, pattern),
-      {
-        actor: principal?.uuid ?? null,
-        guard: (p) => this.access.assertWrite(principal, p.key),
+    // Keys the caller may not read are left alone (and never named in an error), not refused.
+    const query = this.readQuery(principal, pattern);
+    const lockCheck = await this.guard.lockCheck(principal, await this.store.keys(query));
+    const changes = await this.store.deleteMatching(query, {
+      actor: principal?.uuid ?? null,
+      guard: (p) => {
+        this.access.assertWrite(principal, p.key);
+        lockCheck(p.key);
       },
-    );
+    });
     this.publish(changes, principal);
     return changes.map((c) => c.origin!);
   }
@@ -362,7 +386,7 @@ export class PropertyService {
     const from = normalizePropertyKey(rawFrom);
     const to = normalizePropertyKey(rawTo);
     this.access.assertRead(principal, from);
-    this.access.assertWrite(principal, to);
+    await this.guard.assertWritable(principal, to);
     if (objectKeyOf(to)) {
       const source = await this.store.get(from);
       if (source) await this.validate(to, source.value, source.type);
@@ -377,8 +401,8 @@ export class PropertyService {
     const from = normalizePropertyKey(rawFrom);
     const to = normalizePropertyKey(rawTo);
     this.access.assertRead(principal, from);
-    this.access.assertWrite(principal, from);
-    this.access.assertWrite(principal, to);
+    await this.guard.assertWritable(principal, from);
+    await this.guard.assertWritable(principal, to);
     if (objectKeyOf(to)) {
       const source = await this.store.get(from);
       if (source) await this.validate(to, source.value, source.type);
@@ -388,14 +412,18 @@ export class PropertyService {
     return property;
   }
 
-  /** Deletes all expired properties in batches, publishing `property.deleted` for each; returns how many. */
+  /**
+   * Deletes all expired properties in batches, publishing `property.deleted` for each, then empties the trash
+   * bin of what is past its time; returns how many were deleted in all.
+   */
   async deleteExpired(batch = 500): Promise<number> {
     let total = 0;
     for (;;) {
       const changes = await this.store.deleteExpired(batch);
       this.publish(changes, null);
       total += changes.length;
-      if (changes.length < batch) return total;
+      if (changes.length < batch) break;
     }
+    return total + (await this.marks.purgeExpired(batch));
   }
 }

@@ -10,6 +10,7 @@ import { codeOf, collect, type ContractContext } from './property-store-contract
 import { describeHistoryContract } from './property-store-history.contract';
 import { describeInstancesContract } from './property-store-instances.contract';
 import { describeListingContract } from './property-store-listing.contract';
+import { describeMarksContract } from './property-store-marks.contract';
 
 export interface ContractStore {
   store: PropertyStore;
@@ -351,5 +352,6 @@ export function runPropertyStoreContract(name: string, factory: ContractStoreFac
 
     describeAttachmentContract(context);
     describeHistoryContract(context);
+    describeMarksContract(context);
   });
 }

@@ -122,6 +122,22 @@ describe('@property.updateValue', () => {
     expect((await published()).filter((e) => e.eventKey === 'property.changed')).toEqual([]);
   });
 
+  it('refuses a property locked to someone else with CONFLICT naming the holder, and changes nothing', async () => {
+    await create('global/uv/locked', 'kept');
+    const lock = await callCommand(
+      'pipeline',
+      server.url,
+      'property.lock.put',
+      { path: 'global/uv/locked', type: 'user' },
+      server.adminAuth,
+    );
+    expect(lock.status, lock.text).toBe(200);
+    const refused = await run(ann, "#{@property.updateValue('global/uv/locked', 'ann was here')}");
+    expect([refused.status, codeOf(refused)]).toEqual([409, 'CONFLICT']);
+    expect(refused.text).toContain("only user 'admin' may change it");
+    expect(await read('global/uv/locked')).toMatchObject({ value: 'kept', version: 1 });
+  });
+
   it('refuses a key that does not exist with PROPERTY_NOT_FOUND, as put does, and creates nothing', async () => {
     const r = await run(ann, "#{@property.updateValue('global/uv/missing', 'x')}");
     expect([r.status, codeOf(r)]).toEqual([404, 'PROPERTY_NOT_FOUND']);

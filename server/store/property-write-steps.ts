@@ -8,6 +8,7 @@ import type {
   Property,
   PropertyPatch,
   PropertyStore,
+  PropertyTags,
   SyncPropertyReader,
   SyncPropertyWriter,
   UpdateOptions,
@@ -16,7 +17,9 @@ import type {
 
 /** One store call a rule asks for. */
 export type StoreCall =
-  { read: string } | { update: { key: string; patch: PropertyPatch; options: UpdateOptions } };
+  | { read: string }
+  | { tags: string }
+  | { update: { key: string; patch: PropertyPatch; options: UpdateOptions } };
 
 /** A write rule: yields store calls, receives their answers, returns its result. */
 export type WriteSteps<T> = Generator<StoreCall, T, unknown>;
@@ -27,6 +30,11 @@ export type SyncPropertyStore = SyncPropertyReader & SyncPropertyWriter;
 /** The live property at `key`, or undefined. */
 export function* read(key: string): WriteSteps<Property | undefined> {
   return (yield { read: key }) as Property | undefined;
+}
+
+/** The tags of the live property at `key` (its lock among them), or undefined. */
+export function* tagsOf(key: string): WriteSteps<PropertyTags | undefined> {
+  return (yield { tags: key }) as PropertyTags | undefined;
 }
 
 /** Changes an existing property (PROPERTY_NOT_FOUND; CONFLICT on a version mismatch). */
@@ -42,7 +50,9 @@ export async function runAsync<T>(steps: WriteSteps<T>, store: PropertyStore): P
     const answer =
       'read' in call
         ? await store.get(call.read)
-        : await store.update(call.update.key, call.update.patch, call.update.options);
+        : 'tags' in call
+          ? await store.marks.tagsOf(call.tags)
+          : await store.update(call.update.key, call.update.patch, call.update.options);
     next = steps.next(answer);
   }
   return next.value;
@@ -56,7 +66,9 @@ export function runSync<T>(steps: WriteSteps<T>, store: SyncPropertyStore): T {
     const answer =
       'read' in call
         ? store.getSync(call.read)
-        : store.updateSync(call.update.key, call.update.patch, call.update.options);
+        : 'tags' in call
+          ? store.tagsOfSync(call.tags)
+          : store.updateSync(call.update.key, call.update.patch, call.update.options);
     next = steps.next(answer);
   }
   return next.value;
@@ -65,5 +77,9 @@ export function runSync<T>(steps: WriteSteps<T>, store: SyncPropertyStore): T {
 /** True when the store can run rules synchronously (the SQLite store can; a network database cannot). */
 export function isSyncPropertyStore(store: unknown): store is SyncPropertyStore {
   const candidate = store as Partial<SyncPropertyStore> | null;
-  return typeof candidate?.getSync === 'function' && typeof candidate.updateSync === 'function';
+  return (
+    typeof candidate?.getSync === 'function' &&
+    typeof candidate.updateSync === 'function' &&
+    typeof candidate.tagsOfSync === 'function'
+  );
 }

@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { migrate, type SqliteDatabase } from '../db';
+import { SqliteSqlPort } from '../db/sql';
 import {
   DEFAULT_HISTORY_BOUNDS,
   compileKeyPattern,
@@ -21,6 +22,7 @@ import {
   type PropertyPatch,
   type PropertyQuery,
   type PropertyStore,
+  type PropertyTags,
   type DeleteMatchingOptions,
   type HistoryBounds,
   type SaveOptions,
@@ -34,6 +36,7 @@ import {
 import { instancePageSql } from './instance-page-sql';
 import { SQLITE_INSTANCE_DIALECT } from './instance-page-dialects';
 import { PROPERTY_MIGRATIONS } from './migrations';
+import { SqlPropertyMarks, TAGS_OF_LIVE_SQL, parseTags } from './property-marks-sql';
 import { SqliteAttachmentStore } from './sqlite-attachment-store';
 import { childrenOf } from './sqlite-children';
 import { SqlitePropertyHistory } from './sqlite-property-history';
@@ -77,6 +80,8 @@ function acceptor(pattern: KeyPattern, filter?: (key: string) => boolean): (key:
 export class SqlitePropertyStore implements PropertyStore, SyncPropertyReader, SyncPropertyWriter {
   readonly attachments: SqliteAttachmentStore;
   readonly history: SqlitePropertyHistory;
+  readonly marks: SqlPropertyMarks;
+  private readonly marksPort: SqliteSqlPort;
   readonly queryDialect = 'sqlite' as const;
   private readonly queries: SqliteQueryRunner;
   private readonly clock: () => number;
@@ -121,7 +126,8 @@ export class SqlitePropertyStore implements PropertyStore, SyncPropertyReader, S
       ),
       delete: db.prepare('DELETE FROM property WHERE id = ?'),
       expired: prepare<StoredRow>(
-        `SELECT ${STORED_COLUMNS} FROM property WHERE expires_at IS NOT NULL AND expires_at <= ? ORDER BY expires_at LIMIT ?`,
+        // A binned property (expires_at below 0, see property-marks-sql.ts) is the bin's to delete.
+        `SELECT ${STORED_COLUMNS} FROM property WHERE expires_at >= 0 AND expires_at <= ? ORDER BY expires_at LIMIT ?`,
       ),
       author: prepare<string | null>(`SELECT author FROM property WHERE key = ? AND ${LIVE}`).pluck(),
       idOfLive: prepare<number>(`SELECT id FROM property WHERE key = ? AND ${LIVE}`).pluck(),
@@ -171,6 +177,8 @@ export class SqlitePropertyStore implements PropertyStore, SyncPropertyReader, S
       }),
     };
     this.attachments = new SqliteAttachmentStore(db, (key) => this.liveIdOf(key), this.clock);
+    this.marksPort = new SqliteSqlPort(db);
+    this.marks = new SqlPropertyMarks(this.marksPort, this.clock);
   }
 
   // ---- synchronous reads (also behind the async interface) ----
@@ -230,6 +238,11 @@ export class SqlitePropertyStore implements PropertyStore, SyncPropertyReader, S
   }
 
   // ---- the synchronous write (also behind the async interface) ----
+
+  tagsOfSync(key: string): PropertyTags | undefined {
+    const row = this.marksPort.rowSync<{ tags: string | null }>(TAGS_OF_LIVE_SQL, [key, this.clock()]);
+    return row ? parseTags(row.tags) : undefined;
+  }
 
   updateSync(key: string, patch: PropertyPatch, options: UpdateOptions = {}): UpdateResult {
     return this.tx.update.immediate(normalizePropertyKey(key), patch, options);

@@ -74,6 +74,16 @@ export type {
   QueryRows,
 } from './property-store';
 export {
+  LOCK_TAG,
+  LOCK_TYPES,
+  type LockTag,
+  type LockType,
+  type PropertyMarks,
+  type PropertyTags,
+  type TrashedProperty,
+  type TrashOptions,
+} from './property-marks';
+export {
   DEFAULT_HISTORY_BOUNDS,
   type HistoryBounds,
   type HistoryListOptions,

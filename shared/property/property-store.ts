@@ -7,6 +7,7 @@
 import type { KeyPattern } from './key-pattern';
 import type { KeyScope } from './key-range';
 import type { PropertyHistoryReader } from './property-history';
+import type { PropertyMarks, PropertyTags } from './property-marks';
 import type { InstancePage, InstancePageQuery } from './instance-page';
 import type { NewProperty, Property, PropertyAttachment, PropertyChange, PropertyPatch } from './property';
 
@@ -118,6 +119,8 @@ export interface PropertyStore {
   readonly attachments: AttachmentStore;
   /** The kept versions of each key, written in the same transaction as every change (docs/history.md). */
   readonly history: PropertyHistoryReader;
+  /** Tags, locks and the trash bin (docs/property-marks.md). */
+  readonly marks: PropertyMarks;
   readonly queryDialect: QueryDialect;
   /**
    * Runs one read-only SELECT that `property.query` built (never user text: values are bound), bounded by
@@ -146,6 +149,8 @@ export interface SyncPropertyReader {
  */
 export interface SyncPropertyWriter {
   updateSync(key: string, patch: PropertyPatch, options?: UpdateOptions): UpdateResult;
+  /** `marks.tagsOf`, answered at once: a write checks the lock it may find there. */
+  tagsOfSync(key: string): PropertyTags | undefined;
 }
 
 export interface AttachmentPutOptions {

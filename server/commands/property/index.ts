@@ -23,12 +23,17 @@ import { propertyKeysChildren } from './keys-children';
 import { propertyKeysChildrenPage } from './keys-children-page';
 import { propertyObjectInstances } from './object-instances';
 import { propertyList } from './list';
+import { propertyLockGet } from './lock-get';
+import { propertyLockPut } from './lock-put';
+import { propertyLockRemove } from './lock-remove';
 import { propertyMove } from './move';
 import { propertyPut } from './put';
 import { propertyQuery } from './query';
 import { propertySchemaDelete } from './schema-delete';
 import { propertySchemaPut } from './schema-put';
 import { propertySendDelivery } from './send-delivery';
+import { propertyTagList } from './tag-list';
+import { propertyTagPut } from './tag-put';
 import { propertyValueGet } from './value-get';
 
 export const propertyCommands: CommandDefinition<ServerServices>[] = [
@@ -61,4 +66,9 @@ export const propertyCommands: CommandDefinition<ServerServices>[] = [
   propertyHistoryDiff,
   propertyHistoryRestore,
   propertyQuery,
+  propertyLockPut,
+  propertyLockGet,
+  propertyLockRemove,
+  propertyTagPut,
+  propertyTagList,
 ];

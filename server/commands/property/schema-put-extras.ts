@@ -1,11 +1,11 @@
 /**
  * The `attachments` and `tags` parameters of `property.schema.put`. Attachments are loaded and checked before
- * the property is written, so a missing file or a bad name stores nothing; tags are refused until the store
- * has a place for them (a documented parameter is never silently ignored).
+ * the property is written, so a missing file or a bad name stores nothing; tags are parsed before it too.
  */
 import type { JsonSchema } from '../../../shared/commands';
 import { PipeworkError } from '../../../shared/errors';
-import { checkAttachmentName } from '../../../shared/property';
+import { checkAttachmentName, type PropertyTags } from '../../../shared/property';
+import { parseTagList } from '../../store/property-marks-service';
 import { isBinaryContent } from '../../../shared/values';
 import { isCustomUriText } from '../../../shared/uri/custom-uri';
 import { parseUriParameter, resolveParsedUri, uriValueAsText } from '../../uri/resolve-uri';
@@ -24,8 +24,8 @@ export const ATTACHMENTS_PARAMETER: JsonSchema = {
 
 export const TAGS_PARAMETER: JsonSchema = {
   description:
-    'Tags (name1:value1, name2:value2) in the real product. Not supported yet: any tag is refused with ' +
-    'PARAM_INVALID, so none is lost unnoticed.',
+    'Tags to add to the property: name1:value1, name2:value2 (a list of such items, or an object of names to ' +
+    'values, is taken too). Added to the tags it has; not applied when existStrategy skip finds the key taken.',
 };
 
 export interface AttachmentToAdd {
@@ -40,17 +40,22 @@ function invalid(message: string): PipeworkError {
   });
 }
 
-/** PARAM_INVALID when `tags` is given: the property store has no place for tags yet. */
-export function refuseTags(ctx: PropertyContext): void {
+/** The `tags` parameter as name to value; PARAM_INVALID for a shape it cannot be (checked before any write). */
+export function tagsToAdd(ctx: PropertyContext): PropertyTags {
   const tags = ctx.params.tags;
-  const empty =
-    tags === undefined || tags === null || tags === '' || (Array.isArray(tags) && tags.length === 0);
-  if (empty) return;
-  throw new PipeworkError(
-    'PARAM_INVALID',
-    "Property tags are not supported yet: 'tags' cannot be stored. Leave it out (nothing was written).",
-    { parameter: 'tags' },
-  );
+  if (tags === undefined || tags === null || tags === '') return {};
+  if (typeof tags === 'string') return parseTagList(tags);
+  if (Array.isArray(tags) && tags.every((t) => typeof t === 'string')) return parseTagList(tags.join(','));
+  if (typeof tags === 'object' && !Array.isArray(tags)) {
+    const out: PropertyTags = {};
+    for (const [name, value] of Object.entries(tags as Record<string, unknown>)) {
+      out[name] = value === null || value === undefined ? '' : String(value);
+    }
+    return out;
+  }
+  throw new PipeworkError('PARAM_INVALID', "Parameter 'tags': write name1:value1, name2:value2.", {
+    parameter: 'tags',
+  });
 }
 
 async function fromReference(ctx: PropertyContext, reference: string): Promise<AttachmentToAdd> {

@@ -13,7 +13,7 @@ import {
   valueOf,
   warnOfLenientSchema,
 } from './property-command-support';
-import { ATTACHMENTS_PARAMETER, TAGS_PARAMETER, attachmentsToAdd, refuseTags } from './schema-put-extras';
+import { ATTACHMENTS_PARAMETER, TAGS_PARAMETER, attachmentsToAdd, tagsToAdd } from './schema-put-extras';
 
 export const propertySchemaPut = defineCommand<ServerServices>(
   {
@@ -26,7 +26,7 @@ export const propertySchemaPut = defineCommand<ServerServices>(
       '`schema`. Emits property.created (or property.changed on update). Returns `{result, property}` with result ' +
       'create, update or skip (and `warnings` when a stored object schema uses type names JSON Schema lacks, ' +
       'such as dateTime, each naming what it is read as). `attachments` adds files (they are loaded before ' +
-      'anything is written); `tags` is not supported yet and refused.',
+      'anything is written); `tags` adds tags (name1:value1, name2:value2), returned as `tags`.',
     parameters: {
       ...KEY_OR_PATH,
       value: { description: 'The value (text, or any JSON value). When absent, the input body is used.' },
@@ -66,7 +66,7 @@ export const propertySchemaPut = defineCommand<ServerServices>(
     ],
   },
   async (ctx) => {
-    refuseTags(ctx);
+    const tags = tagsToAdd(ctx);
     const toAttach = await attachmentsToAdd(ctx);
     const ttl = integerParam(ctx, 'timeToLive') ?? integerParam(ctx, 'ttl');
     const { result, property } = await propertiesOf(ctx).create(
@@ -90,7 +90,16 @@ export const propertySchemaPut = defineCommand<ServerServices>(
         );
       }
     }
-    const answer = { result, property, ...(attachments.length > 0 ? { attachments } : {}) };
+    const tagged =
+      result !== 'skip' && Object.keys(tags).length > 0
+        ? await propertiesOf(ctx).marks.putTags(ctx.principal, property.key, tags)
+        : undefined;
+    const answer = {
+      result,
+      property,
+      ...(attachments.length > 0 ? { attachments } : {}),
+      ...(tagged ? { tags: tagged } : {}),
+    };
     return warnings.length > 0 ? { ...answer, warnings } : answer;
   },
 );

@@ -98,4 +98,17 @@ export const POSTGRES_PROPERTY_MIGRATIONS: readonly PostgresMigration[] = [
         PRIMARY KEY (attachment_id, idx)
       );`,
   },
+  {
+    version: 2,
+    description: 'tags (a lock is one) and the trash bin (docs/property-marks.md)',
+    sql: `
+      ALTER TABLE property ADD COLUMN tags text;
+      ALTER TABLE property ADD COLUMN trashed_key text COLLATE "C";
+      ALTER TABLE property ADD COLUMN trashed_at bigint;
+      ALTER TABLE property ADD COLUMN trashed_by text;
+      ALTER TABLE property ADD COLUMN purge_at bigint;
+      ALTER TABLE property ADD COLUMN kept_expires_at bigint;
+      CREATE INDEX property_trashed_key ON property (trashed_key) WHERE trashed_key IS NOT NULL;
+      CREATE INDEX property_purge_at ON property (purge_at) WHERE purge_at IS NOT NULL;`,
+  },
 ];

@@ -26,7 +26,10 @@ import {
   type UpdateOptions,
   type UpdateResult,
   type WriteOptions,
+  type PropertyTags,
 } from '../../../shared/property';
+import { PostgresSqlPort } from '../../db/sql';
+import { SqlPropertyMarks, TAGS_OF_LIVE_SQL, parseTags } from '../property-marks-sql';
 import { instancePageSql } from '../instance-page-sql';
 import { POSTGRES_INSTANCE_DIALECT } from '../instance-page-dialects';
 import { toProperty, type PropertyRow } from '../sqlite-rows';
@@ -75,6 +78,8 @@ export class PostgresPropertyStore implements PropertyStore {
   readonly getSync?: (key: string) => Property | undefined;
   readonly listSync?: (query: PropertyQuery) => Property[];
   readonly updateSync?: (key: string, patch: PropertyPatch, options?: UpdateOptions) => UpdateResult;
+  readonly tagsOfSync?: (key: string) => PropertyTags | undefined;
+  readonly marks: SqlPropertyMarks;
 
   private constructor(
     readonly pool: Pool,
@@ -83,11 +88,16 @@ export class PostgresPropertyStore implements PropertyStore {
     this.clock = options.clock ?? Date.now;
     this.attachments = new PostgresAttachmentStore(pool, (key) => this.liveIdOf(key), this.clock);
     this.history = new PostgresPropertyHistory(pool, options.history ?? DEFAULT_HISTORY_BOUNDS, this.clock);
+    this.marks = new SqlPropertyMarks(new PostgresSqlPort(pool), this.clock);
     const bridge = options.syncBridge;
     if (bridge) {
       this.getSync = (key) => bridge.getSync(key, this.clock());
       this.listSync = (query) => bridge.listSync(query, this.clock());
       this.updateSync = (key, patch, opts) => bridge.updateSync(key, patch, opts, this.clock());
+      this.tagsOfSync = (key) => {
+        const row = bridge.rowSync<{ tags: string | null }>(TAGS_OF_LIVE_SQL, [key, this.clock()]);
+        return row ? parseTags(row.tags) : undefined;
+      };
     }
   }
 

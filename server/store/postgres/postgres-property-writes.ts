@@ -180,10 +180,11 @@ export class PostgresPropertyWrites {
   }
 
   async deleteExpired(limit: number): Promise<PropertyChange[]> {
-    // SKIP LOCKED: instances cleaning up at once each take different rows.
+    // SKIP LOCKED: instances cleaning up at once each take different rows. A binned property (expires_at
+    // below 0, see property-marks-sql.ts) is the bin's to delete, never this job's.
     const expired = await rows<StoredRow>(
       this.db,
-      `DELETE FROM property WHERE id IN (SELECT id FROM property WHERE expires_at IS NOT NULL AND expires_at <= $1
+      `DELETE FROM property WHERE id IN (SELECT id FROM property WHERE expires_at >= 0 AND expires_at <= $1
        ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED) RETURNING ${PG_STORED_COLUMNS}`,
       [this.now, limit],
     );
