@@ -1,12 +1,11 @@
-/** `transform.ftl`: renders a FreeMarker template (the subset in ftl/) on a model: given, or the pipeline's message. */
+/** `transform.ftl`: renders a FreeMarker template (the subset in server/ftl/) on a model: given, or the pipeline's message. */
 import { defineCommand } from '../../../shared/commands';
 import { PipeworkError } from '../../../shared/errors';
 import { isCustomUriText } from '../../../shared/uri/custom-uri';
 import { isBinaryContent } from '../../../shared/values';
 import type { ServerServices } from '../../services';
 import { resolveUriParameter, uriValueAsText } from '../../uri/resolve-uri';
-import { FtlEvaluator } from './ftl/ftl-eval';
-import { parseFtl } from './ftl/ftl-parse';
+import { renderFtl } from '../../ftl';
 import { inputText } from './input-text';
 
 /** A template's length at most (characters). */
@@ -94,6 +93,6 @@ export const transformFtl = defineCommand<ServerServices>(
       model === undefined || model === null || model === ''
         ? { body: ctx.scope.body, vars: ctx.scope.vars, headers: ctx.scope.headers }
         : modelOf(model);
-    return new FtlEvaluator(scope).render(parseFtl(template));
+    return renderFtl(template, scope, { label: 'transform.ftl', parameter: 'template' });
   },
 );
