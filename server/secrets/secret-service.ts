@@ -60,7 +60,8 @@ function checkName(name: string, parameter = 'name'): void {
 export class SecretService {
   constructor(
     private readonly store: SecretStore,
-    private readonly keys: SecretKeyRing,
+    /** The installation's master keys; encrypted property values are sealed with them too. */
+    readonly keys: SecretKeyRing,
     private readonly iam: IamService,
     private readonly now: () => number = Date.now,
   ) {}

@@ -10,6 +10,7 @@ import type { IamService } from '../iam';
 import type { Logger } from '../logging/logger';
 import { PropertyAccess } from './property-access';
 import { PropertyService } from './property-service';
+import type { PropertyValueCipher } from './property-value-cipher';
 import type { TtlCleanup } from './ttl-cleanup';
 
 /** Background work of the property module; `stop` before the database closes. */
@@ -37,6 +38,7 @@ export function createPropertyServices(
   store: { store: PropertyStore; eventsFromStore: boolean },
   iam: IamService,
   logger: Logger,
+  cipher?: PropertyValueCipher,
 ): PropertyServices {
   const events = new EventBus({ logger });
   const properties = new PropertyService({
@@ -44,6 +46,7 @@ export function createPropertyServices(
     eventsFromStore: store.eventsFromStore,
     events,
     access: new PropertyAccess({ appRules: iamAppAccessRules(iam) }),
+    ...(cipher && { cipher }),
   });
   const propertyJobs: PropertyJobs = {
     ready: Promise.resolve(),

@@ -2,6 +2,7 @@
 import { defineCommand } from '../../../shared/commands';
 import { decodePropertyValue } from '../../../shared/property';
 import type { ServerServices } from '../../services';
+import { DECRYPT_PARAMETER } from './encrypted-values';
 import { KEY_OR_PATH, KEY_OR_PATH_GIVEN, keyOf, propertiesOf } from './property-command-support';
 
 export const propertyValueGet = defineCommand<ServerServices>(
@@ -9,7 +10,7 @@ export const propertyValueGet = defineCommand<ServerServices>(
     name: 'property.value.get',
     summary:
       'Returns the value of a property: JSON parsed, base64 content as bytes of its type, else the text.',
-    parameters: { ...KEY_OR_PATH },
+    parameters: { ...KEY_OR_PATH, decrypt: DECRYPT_PARAMETER },
     defaultParameter: 'key',
     requiredOneOf: KEY_OR_PATH_GIVEN,
     input: 'any',
@@ -22,5 +23,13 @@ export const propertyValueGet = defineCommand<ServerServices>(
       },
     ],
   },
-  async (ctx) => decodePropertyValue(await propertiesOf(ctx).get(ctx.principal, keyOf(ctx))),
+  async (ctx) => {
+    const properties = propertiesOf(ctx);
+    const property = await properties.get(ctx.principal, keyOf(ctx));
+    if (!properties.isEncrypted(property)) return decodePropertyValue(property);
+    // The sealed form is text (JSON of its own), whatever type the plain value has.
+    return ctx.params.decrypt === false
+      ? property.value
+      : decodePropertyValue(properties.decrypted(property));
+  },
 );
