@@ -62,6 +62,7 @@ export async function createServices(
       config.secrets ?? loadSecretKeyConfig({}, config.dataDir),
     );
     const properties = createPropertyServices(parts, iam, logger, new PropertyValueCipher(secrets.keys));
+    secrets.onRotation((next) => properties.properties.resealEncrypted(next));
     const mail = new MailService(config.mail ?? loadMailConfig({}, config.dataDir));
     const deliveries = await createDeliveryService(
       database.sql,

@@ -77,7 +77,10 @@ describe.each(backends)('encrypted properties on %s', (name, skip) => {
   beforeAll(async () => {
     if (skip) return;
     url = name === 'PostgreSQL' ? await freshDatabaseUrl(`encrypted_${process.pid}`) : undefined;
-    server = await startTestServer(url ? { env: { PIPEWORK_DATABASE_URL: url } } : {});
+    // Every run's trace is kept, so the database check also covers what the run history records.
+    const env: Record<string, string> = { PIPEWORK_RUNS_TRACE_SAMPLE: '1' };
+    if (url) env.PIPEWORK_DATABASE_URL = url;
+    server = await startTestServer({ env });
     const a = await server.services.iam.createUser({
       username: 'ann',
       password: 'ann-pw',
@@ -98,18 +101,17 @@ describe.each(backends)('encrypted properties on %s', (name, skip) => {
   it.skipIf(skip)('seals at rest, decrypts for readers, shows the sealed form elsewhere', async () => {
     const key = `user/${annUuid}/data/card`;
     const jsonKey = 'global/app/myapp/data/bank';
+    // The values come from the service (a form would bring them), not as literals in a recorded pipeline.
+    const annPrincipal = (await server.services.iam.principalByUsername('ann'))!;
+    await server.services.properties.create(annPrincipal, { key, encrypted: true });
+    await server.services.properties.put(annPrincipal, { key, value: PLAIN });
+    await server.services.properties.create(annPrincipal, {
+      key: jsonKey,
+      type: 'application/json',
+      value: JSON_PLAIN,
+      encrypted: true,
+    });
     const created = await run(`pipeline:
-  - property.schema.put:
-      path: "${key}"
-      encrypted: true
-  - property.put:
-      key: "${key}"
-      value: "${PLAIN}"
-  - property.schema.put:
-      path: "${jsonKey}"
-      type: application/json
-      encrypted: true
-      value: ${JSON.stringify(JSON_PLAIN)}
   - property.value.get:
       path: "${key}"
       decrypt: true
@@ -136,8 +138,10 @@ describe.each(backends)('encrypted properties on %s', (name, skip) => {
     const shared = await run(`pipeline:\n  - property.value.get:\n      path: "${jsonKey}"\n`, ben);
     expect(shared.json).toEqual(JSON_PLAIN);
 
+    await server.services.runs.recorder.flush();
     const text = await databaseText(server, url);
     expect(text).toContain('$encrypted');
+    expect(text, 'the runs were recorded').toContain(jsonKey);
     expect(text).not.toContain(PLAIN);
     expect(text).not.toContain(JSON_PLAIN.iban);
   });
@@ -146,21 +150,13 @@ describe.each(backends)('encrypted properties on %s', (name, skip) => {
     'stays sealed: later writes, encrypting an existing value, a restored version',
     async () => {
       const key = 'global/app/myapp/data/later';
-      const first = await run(`pipeline:
-  - property.schema.put:
-      path: "${key}"
-      value: "plain-before-${name}"
-  - property.schema.put:
-      path: "${key}"
-      encrypted: true
-  - property.put:
-      key: "${key}"
-      value: "second-secret-${name}"
-  - property.schema.put:
-      path: "${key}"
-      value: "third-secret-${name}"
-  - property.value.get: "${key}"
-`);
+      const annPrincipal = (await server.services.iam.principalByUsername('ann'))!;
+      const properties = server.services.properties;
+      await properties.create(annPrincipal, { key, value: `plain-before-${name}` });
+      await properties.create(annPrincipal, { key, encrypted: true });
+      await properties.put(annPrincipal, { key, value: `second-secret-${name}` });
+      await properties.create(annPrincipal, { key, value: `third-secret-${name}` });
+      const first = await run(`pipeline:\n  - property.value.get: "${key}"\n`);
       expect(first.status, first.text).toBe(200);
       expect(first.text).toBe(`third-secret-${name}`);
       const history = await run(`pipeline:\n  - property.history.list:\n      key: "${key}"\n`);
@@ -183,6 +179,29 @@ describe.each(backends)('encrypted properties on %s', (name, skip) => {
       expect(String(sealed.json ?? sealed.text)).toMatch(/^\{"\$encrypted":"v1:/);
     },
   );
+
+  it.skipIf(skip)('a rotation of the secrets key seals the values again and loses none', async () => {
+    const key = 'global/app/myapp/data/rotated';
+    const made = await run(
+      `pipeline:\n  - property.schema.put:\n      path: "${key}"\n      encrypted: true\n      value: "kept-${name}"\n`,
+    );
+    expect(made.status, made.text).toBe(200);
+    const sealedForm = async () =>
+      String(
+        (await run(`pipeline:\n  - property.value.get:\n      path: "${key}"\n      decrypt: false\n`)).text,
+      );
+    const before = await sealedForm();
+    const rotated = await http(server.url, '/api/v3/command/secret.key.rotate', {
+      auth: server.adminAuth,
+      method: 'POST',
+    });
+    expect(rotated.status, rotated.text).toBe(200);
+    const after = await sealedForm();
+    expect(after).not.toBe(before);
+    expect(after).toContain(`"v1:${(rotated.json as { keyId: string }).keyId}:`);
+    const value = await run(`pipeline:\n  - property.value.get: "${key}"\n`);
+    expect(value.text).toBe(`kept-${name}`);
+  });
 
   it.skipIf(skip)('refuses a value that looks sealed, writing nothing', async () => {
     const key = 'global/app/myapp/data/forged';

@@ -366,6 +366,31 @@ export class PropertyService {
     return this.sealer().open(property.value!, property.key);
   }
 
+  /**
+   * Seals every encrypted value again with `next` (the secrets key's rotation), each as a compare-and-swap
+   * write (a value changed meanwhile is read again). Versions in the history keep the key they were sealed
+   * with: after the rotation they no longer open (docs/decisions.md).
+   */
+  async resealEncrypted(next: { id: string; key: Buffer }): Promise<number> {
+    const cipher = this.sealer();
+    let count = 0;
+    for (const key of await this.store.keys({ pattern: '**' })) {
+      for (let attempt = 0; ; attempt++) {
+        const property = await this.store.get(key);
+        if (!property || !isSealedValue(property.value) || property.value!.includes(`"v1:${next.id}:`)) break;
+        try {
+          const value = cipher.reseal(property.value!, key, next);
+          await this.store.update(key, { value }, { expectedVersion: property.version, actor: null });
+          count++;
+          break;
+        } catch (error) {
+          if (!(error instanceof PipeworkError && error.code === 'CONFLICT') || attempt >= 5) throw error;
+        }
+      }
+    }
+    return count;
+  }
+
   /** A stored value (of a version, say) opened when it is sealed, and whether it was. */
   plainOf(key: string, value: string | null): { value: string | null; encrypted: boolean } {
     if (!isSealedValue(value)) return { value, encrypted: false };

@@ -2,7 +2,8 @@
 import { defineCommand } from '../../../shared/commands';
 import { decodePropertyValue } from '../../../shared/property';
 import type { ServerServices } from '../../services';
-import { DECRYPT_PARAMETER } from './encrypted-values';
+import { registerRecordOnlyValue } from '../../runs/secret-mask';
+import { DECRYPT_PARAMETER, textsOf } from './encrypted-values';
 import { KEY_OR_PATH, KEY_OR_PATH_GIVEN, keyOf, propertiesOf } from './property-command-support';
 
 export const propertyValueGet = defineCommand<ServerServices>(
@@ -28,8 +29,10 @@ export const propertyValueGet = defineCommand<ServerServices>(
     const property = await properties.get(ctx.principal, keyOf(ctx));
     if (!properties.isEncrypted(property)) return decodePropertyValue(property);
     // The sealed form is text (JSON of its own), whatever type the plain value has.
-    return ctx.params.decrypt === false
-      ? property.value
-      : decodePropertyValue(properties.decrypted(property));
+    if (ctx.params.decrypt === false) return property.value;
+    const value = decodePropertyValue(properties.decrypted(property));
+    // The caller gets it; the run history (traces, recorded bodies) keeps it masked.
+    registerRecordOnlyValue(...textsOf(value));
+    return value;
   },
 );
