@@ -25,6 +25,7 @@ import { JobScheduler, openJobStore } from './jobs';
 import { runJob } from './jobs/run-job';
 import { openWebhookStore } from './webhooks';
 import { createPropertyServices } from './store/create-property-services';
+import { PropertyValueCipher } from './store/property-value-cipher';
 import { registerStepPreparer } from './pipeline/execute-pipeline';
 import { uriPrefetcher } from './uri/prefetch-uris';
 
@@ -55,7 +56,16 @@ export async function createServices(
       ...serverCommands,
       ...(options.extraCommands ?? []),
     ]);
-    const properties = createPropertyServices(parts, iam, logger, { trashBinDays: config.trashBinDays });
+    const secrets = await createSecretService(
+      database.sql,
+      iam,
+      config.secrets ?? loadSecretKeyConfig({}, config.dataDir),
+    );
+    const properties = createPropertyServices(parts, iam, logger, {
+      trashBinDays: config.trashBinDays,
+      cipher: new PropertyValueCipher(secrets.keys),
+    });
+    secrets.onRotation((next) => properties.properties.resealEncrypted(next));
     const mail = new MailService(config.mail ?? loadMailConfig({}, config.dataDir));
     const deliveries = await createDeliveryService(
       database.sql,
@@ -63,11 +73,6 @@ export async function createServices(
       config.delivery ?? loadDeliveryConfig({}),
       () => config.publicUrl ?? `http://${config.host}:${config.port}`,
       logger,
-    );
-    const secrets = await createSecretService(
-      database.sql,
-      iam,
-      config.secrets ?? loadSecretKeyConfig({}, config.dataDir),
     );
     const jobStore = await openJobStore(database.sql);
     const jobs = new JobScheduler({

@@ -4,6 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { simpleParser } from 'mailparser';
 import { parse } from 'yaml';
 import type { Principal } from '../../shared/auth';
 import { isPipeworkError } from '../../shared/errors';
@@ -39,6 +40,8 @@ interface DocsCase {
   errorMessage?: string;
   /** A PDF the run saved on the drive, read back as text: its path and a pattern its text matches. */
   pdfText?: { path: string; pattern: string };
+  /** The mail the run put in the outbox (the body's `outbox`), read back: its subject and what its parts hold. */
+  mail?: { subject?: string; html?: string[]; text?: string[] };
 }
 
 interface DocsPage {
@@ -112,6 +115,15 @@ describe.each(pages)('$page', ({ cases }) => {
       const file = await server.services.drive.read(admin, docsCase.pdfText.path, 10_000_000);
       const text = (await pdfPages(file.data)).map((p) => p.text).join('\n');
       expect(text).toMatch(new RegExp(docsCase.pdfText.pattern));
+    }
+    if (docsCase.mail) {
+      const name = (result.body as { outbox?: string }).outbox;
+      expect(name, 'the mail is in the outbox').toBeTypeOf('string');
+      const mail = await simpleParser(await server.services.mail.outboxMail(name!));
+      if (docsCase.mail.subject !== undefined) expect(mail.subject).toBe(docsCase.mail.subject);
+      for (const part of docsCase.mail.html ?? []) expect(String(mail.html)).toContain(part);
+      for (const part of docsCase.mail.text ?? []) expect(String(mail.text)).toContain(part);
+      if (docsCase.mail.html === undefined) expect(mail.html, 'a text mail').toBe(false);
     }
   });
 });

@@ -27,7 +27,8 @@ export function addStringRedactor(redactor: StringRedactor): () => void {
 
 function redactString(text: string): string {
   // The secret values the current run used (registered by the commands that resolved them).
-  let out = currentSecretMask()?.text(text) ?? text;
+  // ... and the values the run decrypted, which its caller sees but the history must not keep.
+  let out = currentSecretMask()?.recordText(text) ?? text;
   for (const redactor of stringRedactors) out = redactor(out);
   return out;
 }

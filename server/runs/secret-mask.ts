@@ -33,6 +33,19 @@ export class SecretMask {
     return this.values.size === 0;
   }
 
+  /** Values the caller may see but the run history must not keep (a property value it decrypted). */
+  private records?: SecretMask;
+
+  registerForRecords(...values: string[]): void {
+    (this.records ??= new SecretMask()).register(...values);
+  }
+
+  /** The text as the run history keeps it: the secrets and the values registered for records masked. */
+  recordText(text: string): string {
+    const masked = this.text(text);
+    return this.records ? this.records.text(masked) : masked;
+  }
+
   /** The text with every registered value replaced by `*****`. */
   text(text: string): string {
     if (this.values.size === 0 || text.length < MIN_MASKED_CHARS) return text;
@@ -82,6 +95,11 @@ export function withSecretMask<T>(work: (mask: SecretMask) => Promise<T>): Promi
   if (outer) return work(outer);
   const mask = new SecretMask();
   return current.run(mask, () => work(mask));
+}
+
+/** Keeps values out of the current run's history (not out of its answer); outside a run there is none. */
+export function registerRecordOnlyValue(...values: string[]): void {
+  current.getStore()?.registerForRecords(...values);
 }
 
 /**

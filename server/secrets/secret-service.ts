@@ -11,7 +11,7 @@ import { PipeworkError } from '../../shared/errors';
 import type { IamService } from '../iam';
 import { registerSecretValue } from '../runs/secret-mask';
 import { confidentialParts, parseSecret, type SecretFormat, type SecretMaterial } from './secret-formats';
-import { open, seal, type SecretKeyRing } from './secret-keys';
+import { open, seal, type SecretKey, type SecretKeyRing } from './secret-keys';
 import type { ScopeRef, SecretRow, SecretScope, SecretStore } from './secret-store';
 
 export const SECRET_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
@@ -58,9 +58,12 @@ function checkName(name: string, parameter = 'name'): void {
 }
 
 export class SecretService {
+  private readonly resealers: ((next: SecretKey) => Promise<number>)[] = [];
+
   constructor(
     private readonly store: SecretStore,
-    private readonly keys: SecretKeyRing,
+    /** The installation's master keys; encrypted property values are sealed with them too. */
+    readonly keys: SecretKeyRing,
     private readonly iam: IamService,
     private readonly now: () => number = Date.now,
   ) {}
@@ -224,14 +227,21 @@ export class SecretService {
   /** Seals every secret with a new master key (a new key file; or the current PIPEWORK_SECRETS_KEY). */
   async rotateKey(): Promise<{ resealed: number; keyId: string }> {
     const next = this.keys.beginRotation();
-    const resealed = await this.store.reseal(next.id, (row) => {
+    let resealed = await this.store.reseal(next.id, (row) => {
       const key = this.keys.find(row.key_id);
       if (!key)
         throw new Error(`secret ${row.uuid} is sealed with key ${row.key_id}, which this instance lacks`);
       return seal(next, open(key, row.sealed, binding(row)), binding(row));
     });
+    // What others sealed with the master key (encrypted property values) before the old key is gone.
+    for (const reseal of this.resealers) resealed += await reseal(next);
     this.keys.finishRotation(next);
     return { resealed, keyId: next.id };
+  }
+
+  /** Others that seal with the master key: each reseals its values with the next key during a rotation. */
+  onRotation(reseal: (next: SecretKey) => Promise<number>): void {
+    this.resealers.push(reseal);
   }
 }
 

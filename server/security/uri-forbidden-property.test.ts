@@ -45,6 +45,16 @@ describe('$uri:property: to a property the caller may not read', () => {
     ],
     ['content.get', (k: string) => `  - content.get:\n      uri: "$uri:property:${k}"\n`],
     ['@resolve.uri', (k: string) => `  - set.body: "#{@resolve.uri('$uri:property:${k}#token')}"\n`],
+    ['a transform.ftl template', (k: string) => `  - transform.ftl:\n      template: "$uri:property:${k}"\n`],
+    [
+      'a transform.ftl model',
+      (k: string) => `  - transform.ftl:\n      model: "$uri:property:${k}"\n      template: "\${token}"\n`,
+    ],
+    [
+      'a mail.send template and model',
+      (k: string) =>
+        `  - mail.send:\n      to: x@example.com\n      message: "$uri:property:${k}"\n      model: "$uri:property:${k}"\n`,
+    ],
   ])('is FORBIDDEN through %s', async (_, step) => {
     const response = await run(`pipeline:\n${step(secretKey)}`);
     expect(response.status).toBe(403);

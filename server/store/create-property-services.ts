@@ -10,6 +10,7 @@ import type { IamService } from '../iam';
 import type { Logger } from '../logging/logger';
 import { PropertyAccess } from './property-access';
 import { PropertyService } from './property-service';
+import type { PropertyValueCipher } from './property-value-cipher';
 import type { TtlCleanup } from './ttl-cleanup';
 
 /** Background work of the property module; `stop` before the database closes. */
@@ -37,7 +38,7 @@ export function createPropertyServices(
   store: { store: PropertyStore; eventsFromStore: boolean },
   iam: IamService,
   logger: Logger,
-  options: { trashBinDays?: number } = {},
+  options: { trashBinDays?: number; cipher?: PropertyValueCipher } = {},
 ): PropertyServices {
   const events = new EventBus({ logger });
   const properties = new PropertyService({
@@ -47,6 +48,7 @@ export function createPropertyServices(
     access: new PropertyAccess({ appRules: iamAppAccessRules(iam) }),
     realm: iam.realm,
     trashBinDays: options.trashBinDays,
+    ...(options.cipher && { cipher: options.cipher }),
   });
   const propertyJobs: PropertyJobs = {
     ready: Promise.resolve(),

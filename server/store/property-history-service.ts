@@ -147,11 +147,13 @@ export class PropertyHistoryService {
         { key, parameter: 'version' },
       );
     }
+    // A sealed version is written as its plain value, sealed again by the write (an encrypted property stays so).
+    const plain = this.properties.plainOf(key, version.value);
     const current = await this.properties.store.get(key);
     if (current) {
       const property = await this.properties.put(principal, {
         key,
-        value: version.value,
+        value: plain.value,
         type: version.type,
         version: expected,
       });
@@ -170,10 +172,11 @@ export class PropertyHistoryService {
       principal,
       {
         key,
-        value: version.value,
+        value: plain.value,
         type: version.type,
         timeToLive: version.timeToLive,
         defaultValue: version.defaultValue ?? undefined,
+        encrypted: plain.encrypted,
       },
       'error',
     );

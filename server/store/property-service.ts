@@ -27,6 +27,7 @@ import { PropertyAccess } from './property-access';
 import { PropertyAttachmentService } from './property-attachment-service';
 import { PropertyWriteGuard } from './property-locks';
 import { PropertyMarksService } from './property-marks-service';
+import { isSealedValue, refuseSealedLookalike, type PropertyValueCipher } from './property-value-cipher';
 import {
   isSyncPropertyStore,
   read,
@@ -54,6 +55,8 @@ export interface PropertyServiceOptions {
   trashBinDays?: number;
   /** Epoch milliseconds now, for lock times and the bin (the store's clock in tests); default `Date.now`. */
   clock?: () => number;
+  /** Seals the values of encrypted properties (the installation's secrets key); without it `encrypted` is refused. */
+  cipher?: PropertyValueCipher;
 }
 
 /** 16 MiB characters: room for the base64 of a 10 MiB command body (the default body limit), and more. */
@@ -66,6 +69,8 @@ export interface CreatePropertyInput {
   type?: unknown;
   timeToLive?: unknown;
   defaultValue?: unknown;
+  /** Store the value sealed, now and on every later write (guides/180_encryption.md); never undone. */
+  encrypted?: boolean;
 }
 
 /** What `property.put` takes. */
@@ -148,9 +153,11 @@ export class PropertyService {
   private readonly validator = new ObjectSchemaValidator();
   private readonly maxValueLength: number;
   private readonly eventsFromStore: boolean;
+  private readonly cipher: PropertyValueCipher | undefined;
 
   constructor(options: PropertyServiceOptions) {
     this.store = options.store;
+    this.cipher = options.cipher;
     this.events = options.events;
     this.eventsFromStore = options.eventsFromStore ?? false;
     this.access = options.access ?? new PropertyAccess();
@@ -291,10 +298,28 @@ export class PropertyService {
     const key = await this.assertWritable(principal, input.key);
     const stored = storedForm(key, input.value, input.type);
     checkSize(this.maxValueLength, stored.value, input.defaultValue);
+    refuseSealedLookalike(stored.value);
+    const encrypted = input.encrypted === true;
+    const current = objectKeyOf(key) || encrypted || this.cipher ? await this.store.get(key) : undefined;
+    const sealed = encrypted || isSealedValue(current?.value);
     if (objectKeyOf(key)) {
-      const current = await this.store.get(key);
-      const value = stored.value !== undefined ? stored.value : (current?.value ?? null);
+      const value =
+        stored.value !== undefined
+          ? stored.value
+          : current && isSealedValue(current.value)
+            ? this.open(current)
+            : (current?.value ?? null);
       await this.validate(key, value, stored.type ?? current?.type ?? 'text/plain');
+    }
+    if (sealed) {
+      // A plain value already there is sealed too when `encrypted` comes later; a sealed one stays as it is.
+      const plain =
+        stored.value !== undefined
+          ? stored.value
+          : isSealedValue(current?.value)
+            ? undefined
+            : (current?.value ?? null);
+      if (plain !== undefined) stored.value = this.sealer().seal(plain);
     }
     return {
       key,
@@ -331,19 +356,81 @@ export class PropertyService {
     this.guard.assertLockAllows(principal, key, yield* tagsOf(key));
     const stored = storedForm(key, input.value === undefined ? null : input.value, input.type);
     checkSize(this.maxValueLength, stored.value);
+    refuseSealedLookalike(stored.value);
     const objectKey = objectKeyOf(key);
+    const current = objectKey || this.cipher ? yield* read(key) : undefined;
     if (objectKey) {
-      const current = yield* read(key);
       if (!current) throw notFound(key);
       const schema = objectKey.kind === 'instance' ? yield* read(objectKey.schemaKey) : undefined;
       this.validator.checkAgainst(key, stored.value ?? null, stored.type ?? current.type, schema);
     }
+    if (isSealedValue(current?.value)) stored.value = this.sealer().seal(stored.value ?? null);
     const { property, changes } = yield* update(key, stored, {
       expectedVersion: input.version,
       actor: principal?.uuid ?? null,
     });
     this.publish(changes, principal);
     return property;
+  }
+
+  private sealer(): PropertyValueCipher {
+    if (!this.cipher)
+      throw new PipeworkError(
+        'PARAM_INVALID',
+        'Encrypted properties need the secrets key, which this service lacks.',
+        {
+          parameter: 'encrypted',
+        },
+      );
+    return this.cipher;
+  }
+
+  private open(property: Property): string | null {
+    return this.sealer().open(property.value!, property.key);
+  }
+
+  /**
+   * Seals every encrypted value again with `next` (the secrets key's rotation), each as a compare-and-swap
+   * write (a value changed meanwhile is read again). Versions in the history keep the key they were sealed
+   * with: after the rotation they no longer open (docs/decisions.md).
+   */
+  async resealEncrypted(next: { id: string; key: Buffer }): Promise<number> {
+    const cipher = this.sealer();
+    let count = 0;
+    for (const key of await this.store.keys({ pattern: '**' })) {
+      for (let attempt = 0; ; attempt++) {
+        const property = await this.store.get(key);
+        if (!property || !isSealedValue(property.value) || property.value!.includes(`"v1:${next.id}:`)) break;
+        try {
+          const value = cipher.reseal(property.value!, key, next);
+          await this.store.update(key, { value }, { expectedVersion: property.version, actor: null });
+          count++;
+          break;
+        } catch (error) {
+          if (!(error instanceof PipeworkError && error.code === 'CONFLICT') || attempt >= 5) throw error;
+        }
+      }
+    }
+    return count;
+  }
+
+  /** A stored value (of a version, say) opened when it is sealed, and whether it was. */
+  plainOf(key: string, value: string | null): { value: string | null; encrypted: boolean } {
+    if (!isSealedValue(value)) return { value, encrypted: false };
+    return { value: this.sealer().open(value!, key), encrypted: true };
+  }
+
+  /** Whether the property's value is stored sealed (`encrypted: true`). */
+  isEncrypted(property: Property): boolean {
+    return isSealedValue(property.value);
+  }
+
+  /**
+   * The property with its value opened (`property.value.get` with `decrypt`): the property was read with
+   * `get`, so the caller may read it; a value that is not sealed is given as it is.
+   */
+  decrypted(property: Property): Property {
+    return isSealedValue(property.value) ? { ...property, value: this.open(property) } : property;
   }
 
   /** Deletes one property (PROPERTY_NOT_FOUND when there is none). */

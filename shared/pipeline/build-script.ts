@@ -141,7 +141,7 @@ class ScriptBuilder {
     }
     step.paramPositions = paramPositions;
     if (Object.keys(paramSources).length) step.paramSources = paramSources;
-    return step;
+    return endOfForeach(step);
   }
 }
 
@@ -209,6 +209,19 @@ export function buildScript(root: unknown, loc: SourceLocator, source: PipelineS
   const bodyAt = Object.hasOwn(root, 'body') ? loc.valueAt(['body']) : undefined;
   if (bodyAt) script.sectionPositions!.body = bodyAt;
   return script;
+}
+
+/**
+ * `foreach` with only its deprecated `end` parameter (`- foreach:\n    end:`, as the reference's email guide
+ * writes it) is the end of a loop: the model says `foreach.end`, so the runner, the validator and the flow
+ * view see one form.
+ */
+function endOfForeach(step: PipelineStep): PipelineStep {
+  const names = Object.keys(step.params);
+  if (step.command !== 'foreach' || names.length !== 1 || names[0] !== 'end') return step;
+  const end = step.params.end;
+  if (end !== null && end !== undefined && end !== '' && end !== true) return step;
+  return { ...step, command: 'foreach.end', params: {}, paramPositions: {}, paramSources: undefined };
 }
 
 /**

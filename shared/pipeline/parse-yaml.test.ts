@@ -38,6 +38,27 @@ describe('parsePipelineYaml: item forms', () => {
     );
     expect(script.steps[0]!.params).toEqual({ to: 'a@b.c', subject: 'Hi', retries: 2, urgent: true });
   });
+
+  it("reads foreach's deprecated `end` parameter alone as foreach.end (the email guide's form)", () => {
+    const script = parsePipelineYaml(
+      lines(
+        'pipeline:',
+        '  - foreach:',
+        '      in: "#{vars.xs}"',
+        '  - log: hi',
+        '  - foreach:',
+        '      end:',
+      ),
+    );
+    expect(script.steps.map((s) => [s.command, s.params])).toEqual([
+      ['foreach', { in: '#{vars.xs}' }],
+      ['log', {}],
+      ['foreach.end', {}],
+    ]);
+    // With other parameters it stays a foreach (and the validator names what is wrong).
+    const other = parsePipelineYaml(lines('pipeline:', '  - foreach:', '      end: x', '      in: y'));
+    expect(other.steps[0]!.command).toBe('foreach');
+  });
 });
 
 describe('parsePipelineYaml: values as YAML writes them', () => {

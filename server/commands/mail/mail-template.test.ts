@@ -59,7 +59,9 @@ beforeAll(async () => {
       })
     ).status,
   ).toBe(200);
-  expect((await put(ben, `user/${benUuid}/secret`, { name: 'Geheim' })).status).toBe(200);
+  expect(
+    (await put(ben, `user/${benUuid}/secret`, { name: 'Geheim', reason: 'Privat', days: 1 })).status,
+  ).toBe(200);
 });
 afterAll(async () => {
   await server.close();
@@ -148,18 +150,82 @@ describe('mail.send renders templates with a model', () => {
     expect(own.text).toContain('Hallo Geheim');
   });
 
-  it('refuses FreeMarker directives and built-ins with PARAM_INVALID', async () => {
-    await put(ann, 'global/app/mailtest/template/directive', '<#if model.x>yes</#if>');
-    await put(ann, 'global/app/mailtest/template/builtin', 'Hi ${name?upper_case}');
-    for (const key of ['directive', 'builtin']) {
+  it('renders FreeMarker directives, built-ins and ranges with the model', async () => {
+    await put(
+      ann,
+      'global/app/mailtest/template/order',
+      '<p>Hallo ${name?upper_case},</p>\n<ul>\n<#list items as item>\n<li>${item?counter}. ${item.title} ' +
+        '(${(item.price * item.qty)?string("0.00")} EUR)</li>\n</#list>\n</ul>\n' +
+        '<#if vip!false>VIP</#if><#list 1..stars as s>*</#list> #{model.items.size()} Posten',
+    );
+    const mail = await outboxMail(
+      await send('pipeline', {
+        to: 'x@example.com',
+        message: 'uri:property:global/app/mailtest/template/order',
+        model: {
+          name: 'ann',
+          stars: 3,
+          items: [
+            { title: 'Tee', price: 2.5, qty: 2 },
+            { title: 'Brot', price: 3, qty: 1 },
+          ],
+        },
+      }),
+    );
+    expect(String(mail.html).trim()).toBe(
+      '<p>Hallo ANN,</p>\n<ul>\n<li>1. Tee (5.00 EUR)</li>\n<li>2. Brot (3.00 EUR)</li>\n</ul>\n*** 2 Posten',
+    );
+  });
+
+  it("gives body, vars and headers as the names when there is no model (the guide's default model)", async () => {
+    await put(ann, 'global/app/mailtest/template/default', 'Hello ${vars.name}, #{vars.name}!');
+    const mail = await outboxMail(
+      await pipe(
+        'vars:\n  name: Sam\npipeline:\n  - mail.send:\n      to: sam@example.com\n' +
+          '      message: "uri:property:global/app/mailtest/template/default"\n',
+      ),
+    );
+    expect(mail.text?.trim()).toBe('Hello Sam, Sam!');
+  });
+
+  it('never reads a value of the model as a template (FreeMarker or PEL)', async () => {
+    // Stored as the body, so the pipeline does not evaluate its #{...}: the template sees it as it was submitted.
+    const key = 'global/app/mailtest/object/form/v1/instance/hostile';
+    expect(
+      (await put(ann, key, { name: '<#list 1..9 as i>${i}</#list>', reason: '#{1+1}', days: '${name}' }))
+        .status,
+    ).toBe(200);
+    const mail = await outboxMail(
+      await send('pipeline', {
+        to: 'x@example.com',
+        message: 'uri:property:global/app/mailtest/template/message',
+        model: `uri:property:${key}`,
+      }),
+    );
+    expect(mail.text?.trim()).toBe(
+      'Hallo <#list 1..9 as i>${i}</#list>, Ihr Antrag #{1+1} (${name} Tage) ist eingegangen.',
+    );
+  });
+
+  it('answers a broken or hostile template with PARAM_INVALID / LIMIT_EXCEEDED, and sends nothing', async () => {
+    await put(ann, 'global/app/mailtest/template/unknown', '<#macro greet>hi</#macro>');
+    await put(ann, 'global/app/mailtest/template/missing', 'Hi ${nobody}');
+    await put(ann, 'global/app/mailtest/template/huge', '<#list 1..1000000000 as i>${i}</#list>');
+    const before = (await server.services.mail.outbox()).length;
+    for (const [key, code] of [
+      ['unknown', 'PARAM_INVALID'],
+      ['missing', 'PARAM_INVALID'],
+      ['huge', 'LIMIT_EXCEEDED'],
+    ] as const) {
       const response = await send('GET', {
         to: 'x@example.com',
         message: `uri:property:global/app/mailtest/template/${key}`,
         model: '{"name":"a"}',
       });
-      expect(response.status).toBe(400);
-      expect(codeOf(response)).toBe('PARAM_INVALID');
+      expect(codeOf(response), key).toBe(code);
+      expect(JSON.stringify(response.json)).toContain('mail.send');
     }
+    expect((await server.services.mail.outbox()).length).toBe(before);
   });
 
   it('sends a plain message unchanged (no template, model ignored)', async () => {

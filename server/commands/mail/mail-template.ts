@@ -1,13 +1,15 @@
 /**
- * Templates for `mail.send`: `message` / `subject` given as `uri:property:<key>` (or `$uri:property:<key>`)
- * are loaded with the caller's permissions and rendered with `model` in scope; `model` itself is a value or a
- * `uri:property:<key>` / `uri:drive:<path>` reference (JSON text parsed). Rendering: PEL slots
- * (`#{model.field}`) and the simple FreeMarker interpolation (`${model.field}`, `${field}`); FreeMarker
- * directives (`<#if>`, `<#list>`, ...) are refused (see docs/decisions.md).
+ * Templates for `mail.send` and `property.send.delivery`: `message` / `subject` given as `uri:property:<key>`
+ * (or `$uri:property:<key>`, `uri:drive:<path>`) are loaded with the caller's permissions and rendered with
+ * `model` in scope; `model` itself is a value or a `uri:property:<key>` / `uri:drive:<path>` reference (JSON
+ * text parsed). Rendering: PEL slots (`#{model.field}`), then FreeMarker (server/ftl, the engine of
+ * `transform.ftl`) with the model's fields as names (`${field}`, `${model.field}`, `<#list>`, `<#if>`, ...);
+ * without a model the names are `body`, `vars` and `headers` (see docs/decisions.md).
  */
 import type { CommandContext } from '../../../shared/commands';
-import { PipeworkError } from '../../../shared/errors';
 import { findTemplateSlots, tokenize } from '../../../shared/pel';
+import { templateText } from '../../../shared/pel/values';
+import { renderFtl } from '../../ftl';
 import { isBinaryContent } from '../../../shared/values';
 import { isCustomUriText } from '../../../shared/uri/custom-uri';
 import { resolveUriParameter, uriValueAsText } from '../../uri/resolve-uri';
@@ -64,53 +66,45 @@ function withModelRoot(expression: string): string {
   return out;
 }
 
-/** Every `#{...}` slot of a template (braces matched and strings skipped by PEL) with its root `model` bound. */
-function bindModelInSlots(template: string): string {
-  let out = template;
-  for (const slot of findTemplateSlots(template).reverse()) {
-    out = out.slice(0, slot.start) + withModelRoot(out.slice(slot.start, slot.end)) + out.slice(slot.end);
-  }
-  return out;
+/** The FreeMarker names of a template: the model's fields (and `model`), else `body`, `vars`, `headers`. */
+function freemarkerScope(ctx: MailContext, model: unknown): Record<string, unknown> {
+  if (model === null || model === undefined)
+    return { body: ctx.scope.body, vars: ctx.scope.vars, headers: ctx.scope.headers };
+  if (typeof model === 'object' && !Array.isArray(model))
+    return { model, ...(model as Record<string, unknown>) };
+  return { model };
 }
 
-/** FreeMarker `${x.y}` as PEL: `model.x.y` stays, a bare `x.y` is a field of the model. */
-function freemarkerSlot(expression: string): string {
-  const e = expression.trim();
-  if (!/^[A-Za-z_][\w]*(\.[A-Za-z_][\w]*|\[\d+\])*$/.test(e)) {
-    throw new PipeworkError(
-      'PARAM_INVALID',
-      `The template's \${${e.slice(0, 80)}} is not a simple interpolation (\${field} or \${model.field}); ` +
-        'FreeMarker built-ins and expressions are not supported: use #{...} (PEL).',
-      { parameter: 'message' },
-    );
-  }
-  return e === 'model' || e.startsWith('model.') || e.startsWith('model[') ? e : `model.${e}`;
-}
-
-/** Renders a template with `model` in scope; PARAM_INVALID for FreeMarker directives. */
+/**
+ * Renders a template with `model` in scope: first every PEL slot (`#{model.field}`, any PEL with the
+ * pipeline's utilities) is evaluated, then the template is rendered by the FreeMarker engine, each slot's
+ * value standing in it as a name, so a value is never read again as a template (no injection either way).
+ */
 export function renderTemplate(
   ctx: MailContext,
   template: string,
   model: unknown,
   parameter: string,
 ): string {
-  if (/<\/?#[a-zA-Z]|<@[a-zA-Z]/.test(template)) {
-    throw new PipeworkError(
-      'PARAM_INVALID',
-      `The ${parameter} template uses FreeMarker directives (<#...>), which Pipework does not run; ` +
-        'use #{...} (PEL) or ${field} interpolations.',
-      { parameter },
-    );
+  const names = freemarkerScope(ctx, model);
+  let ftl = template;
+  const slots = findTemplateSlots(template);
+  if (slots.length > 0) {
+    const saved = ctx.scope.vars;
+    ctx.scope.vars = { ...saved, model };
+    try {
+      slots.forEach((slot, i) => {
+        const expression = withModelRoot(template.slice(slot.start, slot.end));
+        names[`__pel${i}`] = templateText(ctx.evaluate(`#{${expression}}`));
+      });
+    } finally {
+      ctx.scope.vars = saved;
+    }
+    slots.forEach((slot, i) => {
+      const at = slots.length - 1 - i;
+      const last = slots[at]!;
+      ftl = `${ftl.slice(0, last.open)}\${__pel${at}}${ftl.slice(last.close)}`;
+    });
   }
-  // ${...} first becomes a PEL slot, then every slot sees `model`.
-  const pel = template.replace(/\$\{([^}]*)\}/g, (_, e: string) => `#{${freemarkerSlot(e)}}`);
-  if (!pel.includes('#{')) return pel;
-  const bound = bindModelInSlots(pel);
-  const saved = ctx.scope.vars;
-  ctx.scope.vars = { ...saved, model };
-  try {
-    return uriValueAsText(ctx.evaluate(bound));
-  } finally {
-    ctx.scope.vars = saved;
-  }
+  return renderFtl(ftl, names, { label: ctx.step.command, parameter });
 }

@@ -58,9 +58,10 @@ export const mailSend = defineCommand<ServerServices>(
       'Attachments are drive paths (reports/a.pdf, uri:drive:reports/a.pdf; comma-separated or a list) or files ' +
       'given as an expression (#{body}); without the parameter a file in the body is attached. Line breaks in ' +
       'header values and malformed addresses are refused (PARAM_INVALID); a failing SMTP server is UPSTREAM_FAILED. ' +
-      'A message or subject given as uri:property:<key> is a template, read with your permissions and rendered ' +
-      'with `model` in scope: #{model.field} (PEL) and ${field} / ${model.field}; FreeMarker directives (<#...>) ' +
-      'are refused (PARAM_INVALID). ' +
+      'A message or subject given as uri:property:<key> (or uri:drive:<path>) is a template, read with your ' +
+      'permissions and rendered with `model` in scope: #{model.field} (PEL) first, then FreeMarker as in ' +
+      'transform.ftl (${field}, ${model.field}, <#if>, <#list>, built-ins); without a model its names are body, ' +
+      'vars and headers. A template error is PARAM_INVALID, a template past its budget LIMIT_EXCEEDED. ' +
       'Answers {messageId, accepted, rejected} (and outbox, the file name, for the outbox).',
     parameters: {
       to: ADDRESSES('Recipients'),

@@ -13,6 +13,7 @@ import {
   valueOf,
   warnOfLenientSchema,
 } from './property-command-support';
+import { ENCRYPTED_PARAMETER } from './encrypted-values';
 import { ATTACHMENTS_PARAMETER, TAGS_PARAMETER, attachmentsToAdd, tagsToAdd } from './schema-put-extras';
 
 export const propertySchemaPut = defineCommand<ServerServices>(
@@ -50,6 +51,7 @@ export const propertySchemaPut = defineCommand<ServerServices>(
       },
       attachments: ATTACHMENTS_PARAMETER,
       tags: TAGS_PARAMETER,
+      encrypted: ENCRYPTED_PARAMETER,
     },
     defaultParameter: 'key',
     rawParameters: ['value'],
@@ -77,6 +79,7 @@ export const propertySchemaPut = defineCommand<ServerServices>(
         type: textParam(ctx, 'type'),
         timeToLive: ttl,
         defaultValue: ctx.params.defaultValue,
+        encrypted: ctx.params.encrypted === true,
       },
       (textParam(ctx, 'existStrategy') ?? 'update') as ExistStrategy,
     );

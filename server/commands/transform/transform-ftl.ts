@@ -1,12 +1,11 @@
-/** `transform.ftl`: renders a FreeMarker template (the subset in ftl/) on a model: given, or the pipeline's message. */
+/** `transform.ftl`: renders a FreeMarker template (the subset in server/ftl/) on a model: given, or the pipeline's message. */
 import { defineCommand } from '../../../shared/commands';
 import { PipeworkError } from '../../../shared/errors';
 import { isCustomUriText } from '../../../shared/uri/custom-uri';
 import { isBinaryContent } from '../../../shared/values';
 import type { ServerServices } from '../../services';
 import { resolveUriParameter, uriValueAsText } from '../../uri/resolve-uri';
-import { FtlEvaluator } from './ftl/ftl-eval';
-import { parseFtl } from './ftl/ftl-parse';
+import { renderFtl } from '../../ftl';
 import { inputText } from './input-text';
 
 /** A template's length at most (characters). */
@@ -44,7 +43,7 @@ export const transformFtl = defineCommand<ServerServices>(
     summary:
       'Renders a FreeMarker template on a model (default: the message, so `${body.x}` and `${vars.y}`).',
     description:
-      "Supported: `${...}` with paths, `x!default`, `x??`, arithmetic, comparisons (`<`, `lt`, `gt`, ...), and the built-ins upper_case, lower_case, cap_first, uncap_first, capitalize, trim, length, size, keys, values, first, last, reverse, join, contains, starts_with, ends_with, replace, has_content, string, c, number, round, floor, ceiling, html, xml and the loop ones (index, counter, has_next, is_first, is_last, item_parity); `<#if>/<#elseif>/<#else>`, `<#list x as y>` (`as key, value` over a map, `<#else>` when empty), `<#assign>`, comments. Any other directive is refused by name. The template is not read for PEL (its `${}` are FreeMarker's); it may be a URI (`$uri:property:<key>`, `$uri:drive:<path>`). At most 1,000,000 steps and 10 MB of output.",
+      'Supported: `${...}` with paths, `x!default` (also in parentheses: `(x!"d")?upper_case`), `x??`, arithmetic, comparisons (`<`, `lt`, `gt`, ...), ranges (`1..3`, `0..<n`, `0..*n`; slices `xs[1..]`), list and hash literals, and the built-ins upper_case, lower_case, cap_first, uncap_first, capitalize, trim, length, size, keys, values, first, last, reverse, sort, join, split, contains, starts_with, ends_with, index_of, replace, left_pad, right_pad, has_content, then, string (also `?string("0.00")` on numbers), c, number, abs, round, floor, ceiling, html, xml, no_esc, seq_contains, seq_index_of, is_string, is_number, is_boolean, is_sequence, is_hash and the loop ones (index, counter, has_next, is_first, is_last, item_parity); `<#if>/<#elseif>/<#else>`, `<#list x as y>` (`as key, value` over a map, `<#else>` when empty), `<#assign>`, comments. Any other directive is refused by name. The template is not read for PEL (its `${}` are FreeMarker\'s); it may be a URI (`$uri:property:<key>`, `$uri:drive:<path>`). At most 1,000,000 steps (range items included), 10 MB of output and 10 s; past a budget LIMIT_EXCEEDED.',
     parameters: {
       template: {
         type: 'string',
@@ -94,6 +93,6 @@ export const transformFtl = defineCommand<ServerServices>(
       model === undefined || model === null || model === ''
         ? { body: ctx.scope.body, vars: ctx.scope.vars, headers: ctx.scope.headers }
         : modelOf(model);
-    return new FtlEvaluator(scope).render(parseFtl(template));
+    return renderFtl(template, scope, { label: 'transform.ftl', parameter: 'template' });
   },
 );

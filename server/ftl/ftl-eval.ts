@@ -1,19 +1,26 @@
 /**
  * The evaluator of the FreeMarker subset the real product's docs and apps use: `${...}` with the common
- * built-ins, `<#if>/<#elseif>/<#else>`, `<#list x as y>` (and `as k, v` over a map, `<#else>` when empty),
- * `<#assign>`, comments. Budgeted: every node and loop turn counts against `maxSteps`, the output against
- * `maxChars`, so a huge loop ends with LIMIT_EXCEEDED instead of holding the event loop.
+ * built-ins, `<#if>/<#elseif>/<#else>`, `<#list x as y>` (and `as k, v` over a map, `<#else>` when empty,
+ * ranges such as `1..3` and `0..<n`), `<#assign>`, comments. Budgeted: every node, loop turn and range item
+ * counts against `maxSteps`, the output and every text or list made against `maxChars`, the whole against
+ * `maxMillis` (checked every 1024 steps), so a hostile template ends with LIMIT_EXCEEDED instead of holding
+ * the event loop or the memory.
  */
-import { PipeworkError } from '../../../../shared/errors';
+import { PipeworkError } from '../../shared/errors';
 import { applyBuiltIn, ftlError, isHash, NOT_APPLICABLE } from './ftl-builtins';
 import type { FtlExpr, FtlNode } from './ftl-parse';
 
 export interface FtlLimits {
   maxSteps: number;
   maxChars: number;
+  maxMillis: number;
 }
 
-export const DEFAULT_FTL_LIMITS: FtlLimits = { maxSteps: 1_000_000, maxChars: 10 * 1024 * 1024 };
+export const DEFAULT_FTL_LIMITS: FtlLimits = {
+  maxSteps: 1_000_000,
+  maxChars: 10 * 1024 * 1024,
+  maxMillis: 10_000,
+};
 
 type Hash = Record<string, unknown>;
 
@@ -53,12 +60,12 @@ export class FtlEvaluator {
   private chars = 0;
   private readonly scopes: Hash[];
   private readonly loops = new Map<string, LoopState>();
+  private readonly limits: FtlLimits;
+  private readonly startedAt = Date.now();
 
-  constructor(
-    model: Hash,
-    private readonly limits: FtlLimits = DEFAULT_FTL_LIMITS,
-  ) {
+  constructor(model: Hash, limits: Partial<FtlLimits> = {}) {
     this.scopes = [model];
+    this.limits = { ...DEFAULT_FTL_LIMITS, ...limits };
   }
 
   render(nodes: FtlNode[]): string {
@@ -70,9 +77,13 @@ export class FtlEvaluator {
     if (++this.steps > this.limits.maxSteps)
       throw new PipeworkError(
         'LIMIT_EXCEEDED',
-        `transform.ftl: the template ran more than ${this.limits.maxSteps} steps (loops included).`,
+        `the template ran more than ${this.limits.maxSteps} steps (loops and range items included).`,
         { parameter: 'template' },
       );
+    if ((this.steps & 1023) === 0 && Date.now() - this.startedAt > this.limits.maxMillis)
+      throw new PipeworkError('LIMIT_EXCEEDED', `the template ran longer than ${this.limits.maxMillis} ms.`, {
+        parameter: 'template',
+      });
   }
 
   private write(text: string): void {
@@ -80,10 +91,25 @@ export class FtlEvaluator {
     if (this.chars > this.limits.maxChars)
       throw new PipeworkError(
         'LIMIT_EXCEEDED',
-        `transform.ftl: the output is longer than ${this.limits.maxChars} characters.`,
+        `the output is longer than ${this.limits.maxChars} characters.`,
         { parameter: 'template' },
       );
     this.out.push(text);
+  }
+
+  private tooLong(): PipeworkError {
+    return new PipeworkError(
+      'LIMIT_EXCEEDED',
+      `a value the template made is longer than ${this.limits.maxChars} characters or ${this.limits.maxSteps} items.`,
+      { parameter: 'template' },
+    );
+  }
+
+  /** A text or list the template made: no longer than the output may be. */
+  private sized<T>(value: T): T {
+    if (typeof value === 'string' && value.length > this.limits.maxChars) throw this.tooLong();
+    if (Array.isArray(value) && value.length > this.limits.maxSteps) throw this.tooLong();
+    return value;
   }
 
   private run(nodes: FtlNode[] | undefined): void {
@@ -96,10 +122,10 @@ export class FtlEvaluator {
         case 'Comment':
           break;
         case 'Interpolation':
-          this.write(this.text(this.eval(node.params as FtlExpr)));
+          this.write(this.text(this.required(node.expr!)));
           break;
         case 'Condition':
-          this.run(this.truth(this.eval(node.params as FtlExpr)) ? node.consequent : node.alternate);
+          this.run(this.truth(this.eval(node.expr!)) ? node.consequent : node.alternate);
           break;
         case 'List':
           this.list(node);
@@ -114,22 +140,18 @@ export class FtlEvaluator {
   }
 
   private list(node: FtlNode): void {
-    const parts = (node.params as FtlExpr | undefined)?.body ?? [];
-    const as = parts.findIndex((p) => p.type === 'Identifier' && p.name === 'as');
-    const names = parts.slice(as + 1).map((p) => p.name);
-    if (as !== 1 || names.length < 1 || names.length > 2 || names.some((n) => !n))
-      throw ftlError("<#list> reads '<#list items as item>' or '<#list hash as key, value>'");
-    const source = this.eval(parts[0]!);
+    const { source: sourceExpr, names } = node.list!;
+    const source = this.listable(sourceExpr);
     const entries: [unknown, unknown][] = Array.isArray(source)
       ? source.map((v) => [v, v])
       : isHash(source)
         ? Object.entries(source)
         : source === undefined || source === null
           ? (() => {
-              throw ftlError(`${describeExpr(parts[0]!)} is missing, so <#list> has nothing to go through`);
+              throw ftlError(`${describeExpr(sourceExpr)} is missing, so <#list> has nothing to go through`);
             })()
           : (() => {
-              throw ftlError(`<#list> needs a list or a hash, ${describeExpr(parts[0]!)} is not`);
+              throw ftlError(`<#list> needs a list or a hash, ${describeExpr(sourceExpr)} is not`);
             })();
     if (names.length === 2 && Array.isArray(source))
       throw ftlError('<#list ... as key, value> needs a hash, not a list');
@@ -161,13 +183,60 @@ export class FtlEvaluator {
   }
 
   private assign(node: FtlNode): void {
-    const list = Array.isArray(node.params) ? node.params : [node.params as FtlExpr];
-    for (const a of list) {
-      if (a?.type !== 'AssignmentExpression' || a.left?.type !== 'Identifier' || a.operator !== '=')
-        throw ftlError("<#assign> reads '<#assign name = value>'");
-      // FreeMarker's assign writes the template's namespace: visible after any loop it is in.
-      this.scopes[0]![a.left.name!] = this.eval(a.right!);
+    const { name, value } = node.assign!;
+    // FreeMarker's assign writes the template's namespace: visible after any loop it is in.
+    this.scopes[0]![name] = this.value(value);
+  }
+
+  /** What `<#list>` goes through: a range is gone through item by item, each counted. */
+  private listable(e: FtlExpr): unknown {
+    return this.value(e);
+  }
+
+  /** An expression's value, a range made a list (each item counted as a step). */
+  private value(e: FtlExpr): unknown {
+    return e.type === 'RangeExpression' ? this.rangeItems(e) : this.eval(e);
+  }
+
+  /** The integer ends of a range (`..`, `..<`, `..!`, `..*`); `to` is undefined for `1..`. */
+  private rangeEnds(e: FtlExpr): { from: number; to?: number; exclusive: boolean; count?: number } {
+    const from = this.integer(this.required(e.left!), 'a range');
+    if (!e.right) return { from, exclusive: false };
+    const right = this.integer(this.required(e.right), 'a range');
+    if (e.operator === '..*') return { from, count: right, exclusive: false };
+    return { from, to: right, exclusive: e.operator !== '..' };
+  }
+
+  private rangeItems(e: FtlExpr): number[] {
+    const { from, to, exclusive, count } = this.rangeEnds(e);
+    if (to === undefined && count === undefined)
+      throw ftlError(`a range without an end (${describeExpr(e)}) is only for slicing, as in xs[2..]`);
+    const items: number[] = [];
+    const direction = count !== undefined ? Math.sign(count) || 1 : to! >= from ? 1 : -1;
+    const length = count !== undefined ? Math.abs(count) : Math.abs(to! - from) + (exclusive ? 0 : 1);
+    for (let i = 0; i < length; i++) {
+      this.step();
+      items.push(from + i * direction);
     }
+    return this.sized(items);
+  }
+
+  private integer(v: unknown, what: string): number {
+    const n = this.num(v, what);
+    if (!Number.isSafeInteger(n)) throw ftlError(`${what} needs whole numbers, got ${n}`);
+    return n;
+  }
+
+  /** `xs[1..3]`, `text[0..<2]`: the part, without making the range a list. */
+  private slice(object: unknown, e: FtlExpr): unknown {
+    if (typeof object !== 'string' && !Array.isArray(object))
+      throw ftlError('a range subscript takes a part of a list or a text');
+    const { from, to, exclusive, count } = this.rangeEnds(e);
+    const end =
+      count !== undefined ? from + count : to === undefined ? object.length : exclusive ? to : to + 1;
+    if (from < 0 || end < from || end > object.length)
+      throw ftlError(`the range ${from}..${end - 1} is outside the ${object.length} items`);
+    return object.slice(from, end);
   }
 
   private lookup(name: string): unknown {
@@ -194,18 +263,26 @@ export class FtlEvaluator {
       case 'Literal':
         return e.value;
       case 'Identifier':
-        if (e.name === 'true') return true;
-        if (e.name === 'false') return false;
         return this.lookup(e.name!);
       case 'MemberExpression': {
         const object = this.required(e.object!);
+        if (e.computed && e.property!.type === 'RangeExpression') return this.slice(object, e.property!);
         const key = e.computed ? this.eval(e.property!) : e.property!.name;
         return member(object, key);
       }
       case 'ArrayExpression':
-        return (e.elements ?? []).map((x) => this.eval(x));
-      case 'Compound':
-        return this.compound(e);
+        return this.sized((e.elements ?? []).map((x) => this.value(x)));
+      case 'HashExpression':
+        return Object.fromEntries(
+          (e.entries ?? []).map(({ key, value }) => [this.text(this.required(key)), this.value(value)]),
+        );
+      case 'RangeExpression':
+        return this.rangeItems(e);
+      case 'DefaultExpression': {
+        const v = this.eval(e.left!);
+        if (v !== undefined && v !== null) return v;
+        return e.right ? this.value(e.right) : '';
+      }
       case 'UnaryExpression':
         return this.unary(e);
       case 'BinaryExpression':
@@ -219,29 +296,14 @@ export class FtlEvaluator {
     }
   }
 
-  /** `x!default`: freemarker-parser gives it as the value followed by a prefix `!`. */
-  private compound(e: FtlExpr): unknown {
-    const [value, bang, ...rest] = e.body ?? [];
-    if (value && bang?.type === 'UnaryExpression' && bang.operator === '!' && rest.length === 0) {
-      const v = this.eval(value);
-      return v === undefined || v === null ? this.eval(bang.argument!) : v;
-    }
-    throw ftlError('this expression is not supported');
-  }
-
   private unary(e: FtlExpr): unknown {
     if (e.operator === '??') {
       const v = this.eval(e.argument!);
       return v !== undefined && v !== null;
     }
-    if (e.operator === '!' && e.argument && (e as { prefix?: boolean }).prefix !== false)
-      return !this.truth(this.required(e.argument));
+    if (e.operator === '!') return !this.truth(this.required(e.argument!));
     if (e.operator === '-') return -this.num(this.required(e.argument!), '-');
-    if (e.operator === '!') {
-      // `x!` without a default: an empty text.
-      const v = this.eval(e.argument!);
-      return v === undefined || v === null ? '' : v;
-    }
+    if (e.operator === '+') return this.num(this.required(e.argument!), '+');
     throw ftlError(`the operator ${e.operator} is not supported`);
   }
 
@@ -260,9 +322,9 @@ export class FtlEvaluator {
     switch (op) {
       case '+':
         if (typeof a === 'number' && typeof b === 'number') return a + b;
-        if (Array.isArray(a) && Array.isArray(b)) return [...a, ...b];
+        if (Array.isArray(a) && Array.isArray(b)) return this.sized([...this.sized(a), ...this.sized(b)]);
         if (isHash(a) && isHash(b)) return { ...a, ...b };
-        return this.text(a) + this.text(b);
+        return this.concat(this.text(a), this.text(b));
       case '-':
         return this.num(a, op) - this.num(b, op);
       case '*':
@@ -291,6 +353,12 @@ export class FtlEvaluator {
       default:
         throw ftlError(`the operator ${op} is not supported`);
     }
+  }
+
+  /** Two texts joined, refused before joining when the result would be longer than a value may be. */
+  private concat(a: string, b: string): string {
+    if (a.length + b.length > this.limits.maxChars) throw this.tooLong();
+    return a + b;
   }
 
   private equal(a: unknown, b: unknown): boolean {
@@ -326,7 +394,7 @@ export class FtlEvaluator {
   private builtIn(e: FtlExpr): unknown {
     const call = e.right!.type === 'CallExpression' ? e.right! : undefined;
     const name = (call ? call.callee?.name : e.right!.name) ?? '?';
-    const args = (call?.arguments ?? []).map((a) => this.eval(a));
+    const args = (call?.arguments ?? []).map((a) => this.value(a));
     if (name === 'has_content') {
       const v = this.eval(e.left!);
       if (v === undefined || v === null || v === '') return false;
@@ -346,14 +414,22 @@ export class FtlEvaluator {
       }[name];
     }
     const v = this.required(e.left!);
-    const result = applyBuiltIn(
-      name,
-      v,
-      args,
-      (x) => this.text(x),
-      (x, what) => this.num(x, what),
-    );
-    if (result !== NOT_APPLICABLE) return result;
+    let result: unknown;
+    try {
+      result = applyBuiltIn(
+        name,
+        v,
+        args,
+        (x) => this.text(x),
+        (x, what) => this.num(x, what),
+        this.limits.maxChars,
+      );
+    } catch (error) {
+      // A text past what JavaScript can hold (`?replace`, `?join` on huge values) is a budget, not a crash.
+      if (error instanceof RangeError) throw this.tooLong();
+      throw error;
+    }
+    if (result !== NOT_APPLICABLE) return this.sized(result);
     throw ftlError(`?${name} does not apply to ${describeExpr(e.left!)}`);
   }
 }
