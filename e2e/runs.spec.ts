@@ -85,7 +85,7 @@ test('a job every minute appears in the Runs view on time', async ({ page, reque
   expect(started).toBeGreaterThan(storedAt);
   expect(started % 60_000).toBeLessThan(20_000);
   await runRows(page).first().click();
-  await expect(page.getByTestId('detail-trigger')).toHaveText(`job (${key})`);
+  await expect(page.getByTestId('detail-trigger')).toHaveText('job');
   await callCommand(request, token, 'job.stop', { pipelineKey: key });
 });
 

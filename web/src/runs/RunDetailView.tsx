@@ -116,7 +116,7 @@ export function RunDetailView({ id, onSelect, onOpenAt }: RunDetailViewProps) {
           <dt>Trigger</dt>
           <dd data-testid="detail-trigger">
             {detail.trigger.kind}
-            {detail.trigger.source ? ` (${detail.trigger.source})` : ''}
+            {detail.trigger.source && detail.trigger.source !== key ? ` (${detail.trigger.source})` : ''}
           </dd>
           <dt>User</dt>
           <dd>{detail.username ?? 'nobody'}</dd>

@@ -14,6 +14,8 @@ import styles from './runs.module.css';
 
 const POLL_MILLIS = 2000;
 
+const runCount = (n: number) => (n === 1 ? '1 run' : `${n} runs`);
+
 export interface RunsViewProps {
   runId?: string;
   onSelect(id: string): void;
@@ -37,7 +39,7 @@ export default function RunsView({ runId, onSelect, onOpenAt }: RunsViewProps) {
           Runs
         </h1>
         <span className={styles.live} aria-live="polite">
-          {runs.isError ? '' : runs.isFetching ? 'Updating…' : `${runs.data?.total ?? 0} runs`}
+          {runs.isError ? '' : runs.isFetching ? 'Updating…' : runCount(runs.data?.total ?? 0)}
         </span>
       </div>
       <RunFilters filter={filter} onChange={setFilter} />
