@@ -64,24 +64,48 @@ const pin = (runId: string, body: Record<string, unknown>, auth = server.adminAu
     body: JSON.stringify(body),
   });
 
-async function latestWorkbenchRun(): Promise<string> {
+/** The newest workbench run of the pipeline started at `since` or later (the history is written in batches). */
+async function latestWorkbenchRun(since: number): Promise<string> {
   return eventually(async () => {
-    const list = await http(server.url, `/api/v3/runs?pipeline=${KEY}&trigger=workbench&limit=1`, {
-      auth: server.adminAuth,
-    });
+    const list = await http(
+      server.url,
+      `/api/v3/runs?pipeline=${KEY}&trigger=workbench&limit=1&from=${since}`,
+      {
+        auth: server.adminAuth,
+      },
+    );
     return list.json.runs[0]?.id as string | undefined;
   });
 }
+
+describe('workbench runs of a stored pipeline', () => {
+  it('are re-run with the text the editor ran, not the stored one', async () => {
+    const before = await counter();
+    const edited = 'pipeline:\n  - set.body:\n      value: edited, not saved\n';
+    const since = Date.now();
+    expect((await debugRun({ key: KEY, pipeline: edited })).status).toBe(200);
+    const id = await latestWorkbenchRun(since);
+    const started = await http(server.url, `/api/v3/runs/${id}/rerun`, { auth: server.adminAuth, body: '' });
+    expect(started.status, started.text).toBe(202);
+    const run = await eventually(async () => {
+      const answer = await http(server.url, `/api/v3/runs/${started.json.runId}`, { auth: server.adminAuth });
+      return answer.json.status === 'succeeded' || answer.json.status === 'failed' ? answer.json : undefined;
+    });
+    expect(run).toMatchObject({ status: 'succeeded', output: 'edited, not saved', pipelineKey: KEY });
+    expect(await counter()).toBe(before);
+  });
+});
 
 describe('pins', () => {
   let runId: string;
 
   it('records a workbench run under the stored pipeline it names', async () => {
     const before = await counter();
+    const since = Date.now();
     const answer = await debugRun({ key: KEY });
     expect(answer.status, answer.text).toBe(200);
     expect(await counter()).toBe(before + 1);
-    runId = await latestWorkbenchRun();
+    runId = await latestWorkbenchRun(since);
   });
 
   it('pins a recorded output, and a run that asks for pins uses it without running the step', async () => {
