@@ -30,11 +30,17 @@ async function storePipeline(request: APIRequestContext, token: string, key: str
 }
 
 async function counter(request: APIRequestContext, token: string, key: string): Promise<number> {
-  const response = await request.get(`/api/v3/command/property.value.get?key=${encodeURIComponent(key)}`, {
-    headers: { authorization: `Bearer ${token}` },
-  });
-  expect(response.ok()).toBe(true);
-  return Number(await response.text());
+  const url = `/api/v3/command/property.value.get?key=${encodeURIComponent(key)}`;
+  // A read, so it may be asked again: a kept-alive socket the server closed meanwhile answers ECONNRESET.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const response = await request.get(url, { headers: { authorization: `Bearer ${token}` } });
+      expect(response.ok()).toBe(true);
+      return Number(await response.text());
+    } catch (error) {
+      if (attempt >= 3 || !/ECONNRESET|socket hang up/.test(String(error))) throw error;
+    }
+  }
 }
 
 /** A step that counts how often it ran in the property `key`. */
