@@ -196,7 +196,15 @@ export function RunDetailView({ id, onSelect, onOpenAt }: RunDetailViewProps) {
       )}
       <h3 className={styles.subTitle}>Steps</h3>
       {detail.steps && detail.steps.length > 0 ? (
-        <StepTimeline steps={detail.steps} actionsOf={actionsOf} />
+        <>
+          {detail.steps[0]!.index > 0 && (
+            <p className={styles.note}>
+              The steps before step {detail.steps[0]!.index + 1} are not in this run's record (it was not
+              sampled, or it started there).
+            </p>
+          )}
+          <StepTimeline steps={detail.steps} actionsOf={actionsOf} />
+        </>
       ) : (
         <p className={styles.note}>
           {active(detail)

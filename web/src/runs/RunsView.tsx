@@ -44,7 +44,7 @@ export default function RunsView({ runId, onSelect, onOpenAt }: RunsViewProps) {
       </div>
       <RunFilters filter={filter} onChange={setFilter} />
       <div className={styles.split}>
-        <div className={styles.listPane}>
+        <div className={styles.listPane} aria-busy={runs.isPlaceholderData || filter !== settled}>
           {runs.isError ? (
             <p role="alert" className={styles.problem}>
               {errorText(runs.error)}
