@@ -40,6 +40,8 @@ test('sign-in has no serious accessibility violation', async ({ page }) => {
 });
 
 test('editor, run result, trace and console have no serious accessibility violation', async ({ page }) => {
+  // Four axe audits: on a busy shared machine they alone can take more than the default minute.
+  test.setTimeout(180_000);
   await signIn(page);
   await editorReady(page);
   await audit(page, 'editor');
