@@ -40,6 +40,8 @@ test('sign-in has no serious accessibility violation', async ({ page }) => {
 });
 
 test('editor, run result, trace and console have no serious accessibility violation', async ({ page }) => {
+  // Four axe audits: on a busy shared machine they alone can take more than the default minute.
+  test.setTimeout(180_000);
   await signIn(page);
   await editorReady(page);
   await audit(page, 'editor');
@@ -74,4 +76,23 @@ test('property explorer and reference have no serious accessibility violation', 
   await reference.getByLabel('Search commands').fill('property.put');
   await reference.getByTestId('command-property.put').getByRole('button').first().click();
   await audit(page, 'reference');
+});
+
+test('the Runs view with a failed run has no serious accessibility violation', async ({ page, request }) => {
+  const token = await accessTokenFor(request);
+  const failed = await request.post('/api/v3/pipeline', {
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/yaml' },
+    data: 'pipeline:\n  - set.body:\n      value: a11y\n  - error:\n      message: a11y failure\n',
+  });
+  expect(failed.ok()).toBe(false);
+  await page.goto('/#/runs');
+  await signIn(page);
+  const search = page.getByRole('search', { name: 'Filter runs' });
+  await search.getByLabel('Status', { exact: true }).selectOption('failed');
+  await search.getByLabel('Text', { exact: true }).fill('a11y failure');
+  const rows = page.getByRole('list', { name: 'Runs' }).getByTestId('run-row');
+  await expect(rows).toHaveCount(1, { timeout: 20_000 });
+  await rows.first().click();
+  await expect(page.getByTestId('run-error')).toContainText('a11y failure');
+  await audit(page, 'runs');
 });

@@ -3,6 +3,7 @@ import { databaseAnswers } from './db/server-database';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import express, { type RequestHandler } from 'express';
+import { pinsRoutes } from './runs/pins-routes';
 import { runsRoutes } from './runs/runs-routes';
 import { countRequests, METRICS_PATH, metricsHandlers } from './metrics/metrics-routes';
 import { PipeworkError } from '../shared/errors';
@@ -100,6 +101,7 @@ export function createApp(services: ServerServices, options: AppOptions = {}): e
   app.post(PIPELINE_DEBUG_PATH, caller, pipelineDebugHandler(services));
   app.get(EVENTS_PATH, caller, eventsHandler(services));
   app.use(runsRoutes(services, caller));
+  app.use(pinsRoutes(services, caller));
   app.get(METRICS_PATH, ...metricsHandlers(services, caller));
   app.all(/^\/api\/v3(\/.*)?$/, caller, (req, _res, next) => {
     next(new PipeworkError('NOT_FOUND', `No endpoint ${req.method} ${req.path}.`));

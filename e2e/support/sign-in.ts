@@ -8,7 +8,10 @@ export async function signIn(page: Page, username = 'admin', password = E2E_ADMI
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByTestId('signed-in-user')).toHaveText(new RegExp(`^${username}`));
+  // The workbench is a lazy chunk: on a busy machine it may take a while to arrive.
+  await expect(page.getByTestId('signed-in-user')).toHaveText(new RegExp(`^${username}`), {
+    timeout: 30_000,
+  });
 }
 
 /** An access token from the token endpoint (password grant of the workbench client). */

@@ -6,7 +6,10 @@ export const SHOTS = 'test-results/screenshots';
 
 /** Waits until the Monaco pipeline editor is on the page and reachable through `window.monaco`. */
 export async function editorReady(page: Page): Promise<void> {
-  await expect(page.locator('[data-testid="pipeline-editor"] .monaco-editor')).toBeVisible();
+  // Monaco is a lazy chunk: on a busy machine it may take a while to arrive.
+  await expect(page.locator('[data-testid="pipeline-editor"] .monaco-editor')).toBeVisible({
+    timeout: 30_000,
+  });
   await page.waitForFunction(() =>
     Boolean((window as unknown as EditorWindow).monaco?.editor.getEditors()[0]),
   );

@@ -4,7 +4,10 @@
  * without running twice), and runs that start at a chosen step with a message recorded by an earlier run.
  *
  * Request (JSON): {"pipeline": "<text>", "form": "yaml" | "json" | "uri", "fromStep"?: n,
- *                  "seed"?: {"body", "vars", "headers"}}  (seed is required with fromStep)
+ *                  "seed"?: {"body", "vars", "headers"}, "key"?: "<stored pipeline>", "pins"?: true}
+ *                  (seed is required with fromStep)
+ * `key` names the stored pipeline the editor holds (the run is recorded under it when the caller may read it);
+ * with `pins: true` its pins stand in for their steps (docs/runs.md). Only this route honours pins.
  */
 import type { Request, RequestHandler, Response } from 'express';
 import { isPipeworkError, PipeworkError } from '../../shared/errors';
@@ -12,7 +15,10 @@ import { parsePipeline, type PipelineSourceKind } from '../../shared/pipeline';
 import { runPipeline, type Cancellation, type RunResult } from '../../shared/runner';
 import type { TraceStep } from '../../shared/runner/trace';
 import { describeJsonRefusal, isBinaryContent, stringifyBounded } from '../../shared/values';
+import type { Principal } from '../../shared/auth';
 import { authorizeCommand } from '../pipeline/authorize-command';
+import { PinningRegistry } from '../pipeline/pinning-registry';
+import { pinsForRun, pinsForScript, type Pin } from '../runs/pins';
 import { maskedError } from '../pipeline/execute-pipeline';
 import { withSecretMask, type SecretMask } from '../runs/secret-mask';
 import { utilitiesFor } from '../pipeline/pel-utilities';
@@ -44,6 +50,8 @@ interface DebugRequest {
   form: PipelineSourceKind;
   fromStep?: number;
   seed?: StepMessage;
+  key?: string;
+  pins?: boolean;
 }
 
 function invalid(message: string, parameter: string): PipeworkError {
@@ -56,10 +64,15 @@ function isMap(value: unknown): value is Record<string, unknown> {
 
 function readRequest(value: unknown): DebugRequest {
   if (!isMap(value)) throw new PipeworkError('BAD_REQUEST', 'The body must be a JSON object.');
-  const { pipeline, form = 'yaml', fromStep, seed } = value;
+  const { pipeline, form = 'yaml', fromStep, seed, key, pins } = value;
   if (typeof pipeline !== 'string') throw invalid("'pipeline' must be the pipeline's text.", 'pipeline');
   if (!FORMS.includes(form as PipelineSourceKind)) throw invalid("'form' must be yaml, json or uri.", 'form');
-  if (fromStep === undefined) return { pipeline, form: form as PipelineSourceKind };
+  if (key !== undefined && (typeof key !== 'string' || key.length > 1000))
+    throw invalid("'key' must be a property key.", 'key');
+  if (pins !== undefined && typeof pins !== 'boolean') throw invalid("'pins' must be true or false.", 'pins');
+  if (pins === true && key === undefined) throw invalid("Pins need the pipeline's 'key'.", 'pins');
+  const stored = { key, pins: pins === true };
+  if (fromStep === undefined) return { pipeline, form: form as PipelineSourceKind, ...stored };
   if (typeof fromStep !== 'number') throw invalid("'fromStep' must be a step index.", 'fromStep');
   if (!isMap(seed) || !isMap(seed.vars ?? {}) || !isMap(seed.headers ?? {})) {
     throw invalid("A run from a step needs 'seed': the message {body, vars, headers} the step saw.", 'seed');
@@ -69,7 +82,30 @@ function readRequest(value: unknown): DebugRequest {
     vars: (seed.vars ?? {}) as Record<string, unknown>,
     headers: (seed.headers ?? {}) as Record<string, unknown>,
   };
-  return { pipeline, form: form as PipelineSourceKind, fromStep, seed: message };
+  return { pipeline, form: form as PipelineSourceKind, fromStep, seed: message, ...stored };
+}
+
+/** The stored pipeline the run belongs to: named by the request and readable by the caller, else none. */
+async function readableKey(
+  services: ServerServices,
+  principal: Principal,
+  key: string | undefined,
+): Promise<string | undefined> {
+  if (key === undefined) return undefined;
+  try {
+    return (await services.properties.get(principal, key)).key;
+  } catch (error) {
+    if (isPipeworkError(error)) return undefined;
+    throw error;
+  }
+}
+
+/** Marks the trace entries of steps that used their pin (`pinned: true`). */
+function markPinned<T extends TraceStep>(trace: T[], used: ReadonlySet<number>): T[] {
+  if (used.size === 0) return trace;
+  return trace.map((entry) =>
+    used.has(entry.index) && entry.params !== undefined ? { ...entry, pinned: true } : entry,
+  );
 }
 
 function withoutSeed(trace: TraceStep[] | undefined): TraceStep[] {
@@ -113,10 +149,14 @@ async function debugRun(
       (s) => services.commands.get(s.command)?.contract.controlFlow,
     );
   }
-  const runRegistry = new RecordingRegistry(
-    services.commands,
-    request.seed ? [seedCommand(request.seed)] : [],
-  );
+  const principal = res.locals.principal as Principal;
+  const pipelineKey = await readableKey(services, principal, request.key);
+  const pins =
+    request.pins && pipelineKey !== undefined
+      ? pinsForScript(script, await pinsForRun(services, principal, pipelineKey))
+      : new Map<number, Pin>();
+  const pinning = new PinningRegistry(services.commands, pins);
+  const runRegistry = new RecordingRegistry(pinning, request.seed ? [seedCommand(request.seed)] : []);
   let result: RunResult;
   try {
     const debugRun = (cancellation: Cancellation) =>
@@ -155,6 +195,7 @@ async function debugRun(
           {
             principal: res.locals.principal,
             trigger: { kind: 'workbench' },
+            pipelineKey,
             source: { text: request.pipeline, form: request.form },
             trace: true,
             cancellation: clientGone(res),
@@ -164,7 +205,10 @@ async function debugRun(
       : await debugRun(clientGone(res));
   } catch (error) {
     if (isPipeworkError(error) && Array.isArray(error.details.trace)) {
-      const trace = attachMessages(withoutSeed(error.details.trace as TraceStep[]), runRegistry.snapshots);
+      const trace = markPinned(
+        attachMessages(withoutSeed(error.details.trace as TraceStep[]), runRegistry.snapshots),
+        pinning.used,
+      );
       throw maskedError(
         mask,
         new PipeworkError(error.code, error.message, { ...error.details, trace }, { cause: error.cause }),
@@ -179,7 +223,8 @@ async function debugRun(
     stepsExecuted: result.stepsExecuted - (request.seed ? 1 : 0),
     durationMs: result.durationMs,
     fromStep: request.fromStep,
-    trace: attachMessages(withoutSeed(result.trace), runRegistry.snapshots),
+    trace: markPinned(attachMessages(withoutSeed(result.trace), runRegistry.snapshots), pinning.used),
+    pinned: [...pinning.used],
     final,
   };
   const json = stringifyBounded(mask.value(answer), MAX_RESPONSE_JSON_CHARS);

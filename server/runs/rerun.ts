@@ -36,6 +36,10 @@ async function scriptOf(
     const source = { text: request.pipeline, form: request.form ?? 'yaml' };
     return { script: parsePipelineCached(source.text, source.form), source };
   }
+  // A workbench run ran the editor's text (perhaps not saved): that text is what it repeats.
+  if (run.trigger.kind === 'workbench' && run.source !== null) {
+    return { script: parsePipelineCached(run.source.text, run.source.form), source: run.source };
+  }
   if (run.pipelineKey !== null) {
     const property = await services.properties.get(principal, run.pipelineKey);
     return { script: scriptOfProperty(property, 'pipeline') };

@@ -1,6 +1,7 @@
 /**
- * The body of the workbench: the sidebar, the document toolbar, the editor and the run panel. It owns the
- * document, its runs and the editor handle, and offers them to the sidebar's features (workbench context).
+ * The body of the workbench: the sidebar, the document toolbar, the editor and the run panel (or the app
+ * views, or the Runs view). It owns the document, its runs and the editor handle, and offers them to the
+ * sidebar's features (workbench context).
  */
 import { Suspense, lazy, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { PipelineEditor, type PipelineEditorHandle, type PipelineForm } from '../editor';
@@ -12,6 +13,7 @@ import { usePipelineDocument } from '../document/useDocument';
 import { HistoryDialog } from '../history';
 import { RunPanel } from '../run/RunPanel';
 import { usePipelineRun } from '../run/useRun';
+import { mayHavePins, RunsView } from '../runs';
 import { useRoute } from './route';
 import { Sidebar } from './Sidebar';
 import { Splitter, useSplitSize } from './Splitter';
@@ -31,7 +33,13 @@ export function WorkbenchMain() {
   const { doc, load, source } = document;
   const [route, navigate] = useRoute();
   const editor = useRef<PipelineEditorHandle | null>(null);
-  const run = usePipelineRun(source);
+  // The pipeline's pins stand in for their steps in the editor's runs unless the user turns them off.
+  const [usePins, setUsePins] = useState(true);
+  const runSource = useCallback(() => {
+    const current = source();
+    return { ...current, pins: usePins && mayHavePins(current.key) };
+  }, [source, usePins]);
+  const run = usePipelineRun(runSource);
   const { reset: resetRun } = run;
   const [showHistory, setShowHistory] = useState(false);
   useUnsavedGuard(useCallback(() => source().dirty, [source]));
@@ -77,12 +85,30 @@ export function WorkbenchMain() {
     (line: number, column: number) => editor.current?.revealPosition(line, column),
     [],
   );
+  // A jump from the Runs view: the position is shown once that pipeline is loaded and the editor is there.
+  const pendingReveal = useRef<{ key: string; line: number; column: number } | null>(null);
+  const [editorGeneration, setEditorGeneration] = useState(0);
+  useEffect(() => {
+    const pending = pendingReveal.current;
+    if (!pending || route.view !== 'editor' || !editor.current) return;
+    if (doc.key !== pending.key || doc.busy === 'loading') return;
+    editor.current.revealPosition(pending.line, pending.column);
+    pendingReveal.current = null;
+  }, [route.view, doc.key, doc.busy, editorGeneration]);
+  const openAt = useCallback(
+    (key: string, line?: number, column?: number) => {
+      pendingReveal.current = line === undefined ? null : { key, line, column: column ?? 1 };
+      workbench.openPipeline(key);
+    },
+    [workbench],
+  );
   const [flowShown, setFlowShown] = useState(false);
   const outcome = run.outcome;
   // Statuses belong to the text that ran: an edit after the run hides them.
   const ranOutcome = outcome && outcome.source === doc.text ? outcome : undefined;
   const onEditorReady = useCallback((handle: PipelineEditorHandle) => {
     editor.current = handle;
+    setEditorGeneration((n) => n + 1);
   }, []);
 
   return (
@@ -96,7 +122,17 @@ export function WorkbenchMain() {
           direction={1}
           label="Resize the sidebar"
         />
-        {route.view !== 'editor' ? (
+        {route.view === 'runs' ? (
+          <main className="wb-main wb-app-view">
+            <Suspense fallback={<div className="wb-editor-loading">Loading…</div>}>
+              <RunsView
+                runId={route.run}
+                onSelect={(id) => navigate({ view: 'runs', run: id })}
+                onOpenAt={openAt}
+              />
+            </Suspense>
+          </main>
+        ) : route.view !== 'editor' ? (
           <main className="wb-main wb-app-view">
             <Suspense fallback={<div className="wb-editor-loading">Loading…</div>}>
               <AppViews route={route} navigate={navigate} openPipeline={workbench.openPipeline} />
@@ -115,6 +151,12 @@ export function WorkbenchMain() {
               onHistory={() => setShowHistory(true)}
             />
             <div className="wb-view-bar">
+              {mayHavePins(doc.key) && (
+                <label className="wb-pins-toggle">
+                  <input type="checkbox" checked={usePins} onChange={(e) => setUsePins(e.target.checked)} />
+                  Use pinned outputs
+                </label>
+              )}
               <button
                 type="button"
                 className="wb-flow-toggle"

@@ -1,11 +1,11 @@
 /**
  * The workbench's route lives in the URL hash (`#/editor?key=global/app/x.pi.yaml`, `#/form?object=...`,
- * `#/list?object=...`, `#/app?name=...`), so a reload, a shared link or a return from sign-in lands on the
+ * `#/list?object=...`, `#/app?name=...`, `#/runs?run=<id>`), so a reload, a shared link or a return from sign-in lands on the
  * same view.
  */
 import { useCallback, useSyncExternalStore } from 'react';
 
-export type RouteView = 'editor' | 'form' | 'list' | 'app';
+export type RouteView = 'editor' | 'form' | 'list' | 'app' | 'runs';
 
 export interface Route {
   view: RouteView;
@@ -15,16 +15,19 @@ export interface Route {
   object?: string;
   /** The app folder of the app overview: `global/app/<name>`. */
   app?: string;
+  /** The run open in the Runs view. */
+  run?: string;
 }
 
-const VIEWS: readonly RouteView[] = ['editor', 'form', 'list', 'app'];
+const VIEWS: readonly RouteView[] = ['editor', 'form', 'list', 'app', 'runs'];
+const PARAMS = ['key', 'object', 'app', 'run'] as const;
 
 export function parseRoute(hash: string): Route {
   const [path = '', query = ''] = hash.replace(/^#\/?/, '').split('?');
   const params = new URLSearchParams(query);
   const view = (VIEWS as readonly string[]).includes(path) ? (path as RouteView) : 'editor';
   const route: Route = { view };
-  for (const name of ['key', 'object', 'app'] as const) {
+  for (const name of PARAMS) {
     const value = params.get(name);
     if (value) route[name] = value;
   }
@@ -33,7 +36,7 @@ export function parseRoute(hash: string): Route {
 
 export function routeHash(route: Route): string {
   const params = new URLSearchParams();
-  for (const name of ['key', 'object', 'app'] as const) {
+  for (const name of PARAMS) {
     const value = route[name];
     if (value) params.set(name, value);
   }

@@ -15,6 +15,7 @@ export interface TraceRowProps {
 function statusOf(entry: TraceEntry): { label: string; className: string } {
   if (entry.error) return { label: entry.error.code, className: styles.statusError };
   if (entry.skipped) return { label: 'skipped', className: styles.statusSkipped };
+  if (entry.pinned) return { label: 'pinned', className: styles.statusPinned };
   return { label: 'ok', className: styles.statusOk };
 }
 

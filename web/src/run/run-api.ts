@@ -8,6 +8,9 @@ export interface RunRequest {
   form: PipelineForm;
   fromStep?: number;
   seed?: StepMessage;
+  /** The stored pipeline the text belongs to, and whether its pins stand in for their steps. */
+  key?: string;
+  pins?: boolean;
 }
 
 interface BinaryStandIn {

@@ -17,6 +17,8 @@ export interface TraceEntry extends TraceStep {
   exact?: boolean;
   /** Set on rows kept from the previous run by a run from a later step. */
   kept?: boolean;
+  /** The step's pin stood in for it: the command did not run. */
+  pinned?: boolean;
 }
 
 /** The final body: a value, or bytes (with a Blob when they came inline). */

@@ -11,6 +11,10 @@ import type { RunOutcome, TraceEntry } from './run-types';
 export interface RunSource {
   text: string;
   form: PipelineForm;
+  /** The stored pipeline the text belongs to: the run is recorded under it. */
+  key?: string;
+  /** Ask the server to use the pipeline's pins instead of running the pinned steps (docs/runs.md). */
+  pins?: boolean;
 }
 
 export interface RunState {
@@ -44,7 +48,7 @@ export function usePipelineRun(source: () => RunSource) {
 
   const start = useCallback(
     async (fromStep?: number) => {
-      const { text, form } = source();
+      const { text, form, key, pins } = source();
       const previous = last.current;
       let seed;
       if (fromStep !== undefined) {
@@ -57,7 +61,12 @@ export function usePipelineRun(source: () => RunSource) {
       current.current = abort;
       setState((s) => ({ ...s, running: true, runningFrom: fromStep }));
       try {
-        let outcome = await runPipeline(api, { pipeline: text, form, fromStep, seed }, abort.signal);
+        const stored = key === undefined ? {} : { key, ...(pins ? { pins: true } : {}) };
+        let outcome = await runPipeline(
+          api,
+          { pipeline: text, form, fromStep, seed, ...stored },
+          abort.signal,
+        );
         if (abort.signal.aborted) return;
         if (previous && fromStep !== undefined) {
           const refused = !outcome.ok && ['fromStep', 'seed'].includes(String(outcome.error.value.parameter));
