@@ -4,11 +4,18 @@ import type { EditorWindow } from './editor';
 
 export const SHOTS = 'test-results/screenshots';
 
-/** Waits until the Monaco pipeline editor is on the page and reachable through `window.monaco`. */
+/**
+ * Waits until the Monaco pipeline editor is on the page and reachable through `window.monaco`; the editor's
+ * chunk may take a while on a loaded machine.
+ */
 export async function editorReady(page: Page): Promise<void> {
-  await expect(page.locator('[data-testid="pipeline-editor"] .monaco-editor')).toBeVisible();
-  await page.waitForFunction(() =>
-    Boolean((window as unknown as EditorWindow).monaco?.editor.getEditors()[0]),
+  await expect(page.locator('[data-testid="pipeline-editor"] .monaco-editor')).toBeVisible({
+    timeout: 30_000,
+  });
+  await page.waitForFunction(
+    () => Boolean((window as unknown as EditorWindow).monaco?.editor.getEditors()[0]),
+    undefined,
+    { timeout: 30_000 },
   );
 }
 

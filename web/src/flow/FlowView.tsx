@@ -13,9 +13,10 @@ import {
   type Edge,
   type Node,
   type NodeProps,
+  type ReactFlowInstance,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { createContext, memo, useContext, useEffect, useMemo, useState } from 'react';
+import { createContext, memo, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import { onValidated, revalidate } from '../editor';
 import type { RunOutcome } from '../run/run-types';
 import type { FlowGraph, FlowNode } from './flow-graph';
@@ -33,6 +34,10 @@ export interface FlowViewProps {
 
 type StepData = { node: FlowNode; status?: StepStatus };
 
+/** A loop's way back leaves its `foreach.end` and enters its `foreach` on the right, around the body. */
+const LOOP_OUT = 'loop-out';
+const LOOP_IN = 'loop-in';
+
 const Actions = createContext<Pick<FlowViewProps, 'onSelectStep' | 'onOpenPipeline'>>({
   onSelectStep: () => {},
   onOpenPipeline: () => {},
@@ -41,6 +46,7 @@ const Actions = createContext<Pick<FlowViewProps, 'onSelectStep' | 'onOpenPipeli
 function statusText(status: StepStatus | undefined): string {
   if (!status) return '';
   if (status.status === 'skipped') return 'skipped';
+  if (status.status === 'not-run') return 'not run';
   const times = status.runs > 1 ? ` ×${status.runs}` : '';
   return `${status.status === 'ok' ? 'ok' : 'failed'} ${Math.round(status.durationMs)} ms${times}`;
 }
@@ -79,6 +85,12 @@ const StepNode = memo(function StepNode({ data }: NodeProps<Node<StepData>>) {
         </button>
       )}
       <Handle type="source" position={Position.Bottom} isConnectable={false} />
+      {step.role === 'foreach' && (
+        <Handle type="target" id={LOOP_IN} position={Position.Right} isConnectable={false} />
+      )}
+      {step.role === 'foreach.end' && (
+        <Handle type="source" id={LOOP_OUT} position={Position.Right} isConnectable={false} />
+      )}
     </div>
   );
 });
@@ -108,6 +120,7 @@ function toEdges(graph: FlowGraph): Edge[] {
     target: edge.target,
     label: edge.label,
     type: edge.back ? 'smoothstep' : 'default',
+    ...(edge.back ? { sourceHandle: LOOP_OUT, targetHandle: LOOP_IN } : {}),
     animated: edge.back,
     markerEnd: { type: MarkerType.ArrowClosed },
     focusable: false,
@@ -134,13 +147,31 @@ export function FlowView(props: FlowViewProps) {
     return stop;
   }, [path]);
 
-  const statuses = useMemo(() => stepStatuses(outcome), [outcome]);
+  const statuses = useMemo(
+    () =>
+      stepStatuses(
+        outcome,
+        graph?.nodes.map((node) => node.step),
+      ),
+    [outcome, graph],
+  );
   const nodes = useMemo(() => (graph ? toNodes(graph, statuses) : []), [graph, statuses]);
   const edges = useMemo(() => (graph ? toEdges(graph) : []), [graph]);
   const actions = useMemo(() => ({ onSelectStep, onOpenPipeline }), [onSelectStep, onOpenPipeline]);
 
+  // The graph is fitted again when its panel changes size (the window, a splitter), or part of it is cut off.
+  const box = useRef<HTMLElement>(null);
+  const flow = useRef<ReactFlowInstance<Node<StepData>> | null>(null);
+  useEffect(() => {
+    const element = box.current;
+    if (!element) return;
+    const observer = new ResizeObserver(() => void flow.current?.fitView());
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+
   return (
-    <section className="flow-view" aria-label="Flow view" data-testid="flow-view">
+    <section ref={box} className="flow-view" aria-label="Flow view" data-testid="flow-view">
       {broken && (
         <p className="flow-stale" role="status">
           The text does not parse: the flow shows the last version that did.
@@ -157,6 +188,9 @@ export function FlowView(props: FlowViewProps) {
           nodesConnectable={false}
           elementsSelectable={false}
           fitView
+          onInit={(instance) => {
+            flow.current = instance;
+          }}
           minZoom={0.1}
           proOptions={{ hideAttribution: true }}
           aria-label="Pipeline steps as a graph"
