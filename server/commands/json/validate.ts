@@ -1,7 +1,7 @@
 /** `json.validate`: checks a JSON document, and optionally validates it against a JSON Schema (ajv, regexes by RE2). */
 import Ajv, { type ErrorObject, type Options } from 'ajv';
-import Ajv2019 from 'ajv/dist/2019';
-import Ajv2020 from 'ajv/dist/2020';
+import Ajv2019 from 'ajv/dist/2019.js';
+import Ajv2020 from 'ajv/dist/2020.js';
 import { RE2JS } from 're2js';
 import { defineCommand, type CommandContext } from '../../../shared/commands';
 import { PipeworkError } from '../../../shared/errors';
