@@ -19,6 +19,7 @@ import '@xyflow/react/dist/style.css';
 import { createContext, memo, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import { onValidated, revalidate } from '../editor';
 import type { RunOutcome } from '../run/run-types';
+import type { FlowStep } from '../editor/validator-protocol';
 import type { FlowGraph, FlowNode } from './flow-graph';
 import { stepStatuses, type StepStatus } from './step-status';
 import './flow.css';
@@ -97,24 +98,72 @@ const StepNode = memo(function StepNode({ data }: NodeProps<Node<StepData>>) {
 
 const NODE_TYPES = { step: StepNode };
 
-function toNodes(graph: FlowGraph, statuses: Map<number, StepStatus>): Node<StepData>[] {
-  return graph.nodes.map((node) => ({
-    id: node.id,
-    type: 'step',
-    position: { x: node.x, y: node.y },
-    width: node.width,
-    height: node.height,
-    data: { node, status: statuses.get(node.step.index) },
-    draggable: false,
-    connectable: false,
-    selectable: false,
-    // The button inside takes the focus and the label.
-    focusable: false,
-  }));
+function sameStep(a: FlowStep, b: FlowStep): boolean {
+  return (
+    a.index === b.index &&
+    a.command === b.command &&
+    a.line === b.line &&
+    a.column === b.column &&
+    a.role === b.role &&
+    a.detail === b.detail &&
+    a.target === b.target
+  );
 }
 
-function toEdges(graph: FlowGraph): Edge[] {
-  return graph.edges.map((edge) => ({
+/**
+ * The graph's nodes for React Flow; a node unchanged since the last drawing keeps its object, so that a
+ * keystroke in one step redraws that step, not all of them.
+ */
+function toNodes(graph: FlowGraph, previous: Map<string, Node<StepData>>): Node<StepData>[] {
+  return graph.nodes.map((node) => {
+    const before = previous.get(node.id);
+    if (
+      before &&
+      before.position.x === node.x &&
+      before.position.y === node.y &&
+      before.height === node.height &&
+      sameStep(before.data.node.step, node.step)
+    )
+      return before;
+    return {
+      id: node.id,
+      type: 'step',
+      position: { x: node.x, y: node.y },
+      width: node.width,
+      height: node.height,
+      data: { node },
+      draggable: false,
+      connectable: false,
+      selectable: false,
+      // The button inside takes the focus and the label.
+      focusable: false,
+    };
+  });
+}
+
+interface Drawn {
+  nodes: Node<StepData>[];
+  edges: Edge[];
+}
+
+/** A new graph drawn over the last one, keeping what did not change. */
+function redraw(graph: FlowGraph, previous: Drawn | null): Drawn {
+  return {
+    nodes: toNodes(graph, new Map(previous?.nodes.map((node) => [node.id, node]))),
+    edges: toEdges(graph, new Map(previous?.edges.map((edge) => [edge.id, edge]))),
+  };
+}
+
+/** The graph's edges for React Flow; an unchanged edge keeps its object (see `toNodes`). */
+function toEdges(graph: FlowGraph, previous: Map<string, Edge>): Edge[] {
+  return graph.edges.map((edge) => {
+    const before = previous.get(edge.id);
+    return before && before.label === edge.label ? before : edgeOf(edge);
+  });
+}
+
+function edgeOf(edge: FlowGraph['edges'][number]): Edge {
+  return {
     id: edge.id,
     source: edge.source,
     target: edge.target,
@@ -125,12 +174,12 @@ function toEdges(graph: FlowGraph): Edge[] {
     markerEnd: { type: MarkerType.ArrowClosed },
     focusable: false,
     className: edge.back ? 'flow-edge-back' : undefined,
-  }));
+  };
 }
 
 export function FlowView(props: FlowViewProps) {
   const { path, outcome, onSelectStep, onOpenPipeline } = props;
-  const [graph, setGraph] = useState<FlowGraph | null>(null);
+  const [drawn, setDrawn] = useState<Drawn | null>(null);
   const [broken, setBroken] = useState(false);
 
   useEffect(() => {
@@ -139,7 +188,8 @@ export function FlowView(props: FlowViewProps) {
       match,
       (result) => {
         setBroken(result.graph === null && result.steps === null);
-        if (result.graph) setGraph(result.graph);
+        const graph = result.graph;
+        if (graph) setDrawn((previous) => redraw(graph, previous));
       },
       true,
     );
@@ -151,12 +201,19 @@ export function FlowView(props: FlowViewProps) {
     () =>
       stepStatuses(
         outcome,
-        graph?.nodes.map((node) => node.step),
+        drawn?.nodes.map((node) => node.data.node.step),
       ),
-    [outcome, graph],
+    [outcome, drawn],
   );
-  const nodes = useMemo(() => (graph ? toNodes(graph, statuses) : []), [graph, statuses]);
-  const edges = useMemo(() => (graph ? toEdges(graph) : []), [graph]);
+  const nodes = useMemo(
+    () =>
+      (drawn?.nodes ?? []).map((node) => {
+        const status = statuses.get(node.data.node.step.index);
+        return status ? { ...node, data: { ...node.data, status } } : node;
+      }),
+    [drawn, statuses],
+  );
+  const edges = drawn?.edges ?? [];
   const actions = useMemo(() => ({ onSelectStep, onOpenPipeline }), [onSelectStep, onOpenPipeline]);
 
   // The graph is fitted again when its panel changes size (the window, a splitter), or part of it is cut off.
