@@ -3,8 +3,12 @@
  * use the `window.monaco` the editor exposes: keydown time to the next paint, and to the 'pel' marker update.
  */
 
-/** Arms a probe for the next keystroke; `window.__probe` resolves with milliseconds from keydown. */
-export const ARM_PROBE = `(({ kind, line, expectError }) => {
+/**
+ * Arms a probe for the next keystroke; `window.__probe` resolves with milliseconds from keydown: to the next
+ * paint, or (`marker`) until the markers of `owner` ('pel' or our validator's 'pipework') on `line` show an
+ * error or none, as `expectError` says.
+ */
+export const ARM_PROBE = `(({ kind, line, expectError, owner = 'pel' }) => {
   const monaco = window.monaco;
   const model = monaco.editor.getEditors()[0].getModel();
   let start = 0;
@@ -21,7 +25,7 @@ export const ARM_PROBE = `(({ kind, line, expectError }) => {
       });
     } else {
       const sub = monaco.editor.onDidChangeMarkers(() => {
-        const markers = monaco.editor.getModelMarkers({ owner: 'pel', resource: model.uri });
+        const markers = monaco.editor.getModelMarkers({ owner, resource: model.uri });
         const has = markers.some((m) => m.startLineNumber === line && m.severity === monaco.MarkerSeverity.Error);
         if (start > 0 && has === expectError) {
           sub.dispose();
@@ -29,6 +33,25 @@ export const ARM_PROBE = `(({ kind, line, expectError }) => {
         }
       });
     }
+  });
+})`;
+
+/**
+ * Arms a probe for the next keystroke; `window.__probe` resolves with milliseconds from keydown until the flow
+ * view's node of step `step` (1-based) shows `command`.
+ */
+export const ARM_FLOW_PROBE = `(({ step, command }) => {
+  let start = 0;
+  const shown = () => document.querySelector('[data-step="' + step + '"] .flow-step-command')?.textContent === command;
+  window.__probe = new Promise((resolve) => {
+    window.addEventListener('keydown', () => { start = performance.now(); }, { capture: true, once: true });
+    const observer = new MutationObserver(() => {
+      if (start > 0 && shown()) {
+        observer.disconnect();
+        resolve(performance.now() - start);
+      }
+    });
+    observer.observe(document.querySelector('[data-testid="flow-view"]'), { subtree: true, childList: true, characterData: true });
   });
 })`;
 
@@ -65,6 +88,11 @@ export const EDITOR_MOUNTED = `(() => {
 })()`;
 
 export const EDITOR_TEXT = `window.monaco.editor.getEditors()[0].getValue()`;
+
+/** True once the flow view draws `count` steps. */
+export function flowSteps(count: number): string {
+  return `document.querySelectorAll('[data-testid="flow-view"] [data-step]').length === ${count}`;
+}
 
 /**
  * A pipeline of about `lines` lines: `log` steps whose messages hold expressions. Returns the text and where

@@ -4,14 +4,18 @@ import type { EditorWindow } from './editor';
 
 export const SHOTS = 'test-results/screenshots';
 
-/** Waits until the Monaco pipeline editor is on the page and reachable through `window.monaco`. */
+/**
+ * Waits until the Monaco pipeline editor is on the page and reachable through `window.monaco`; the editor's
+ * chunk may take a while on a loaded machine.
+ */
 export async function editorReady(page: Page): Promise<void> {
-  // Monaco is a lazy chunk: on a busy machine it may take a while to arrive.
   await expect(page.locator('[data-testid="pipeline-editor"] .monaco-editor')).toBeVisible({
     timeout: 30_000,
   });
-  await page.waitForFunction(() =>
-    Boolean((window as unknown as EditorWindow).monaco?.editor.getEditors()[0]),
+  await page.waitForFunction(
+    () => Boolean((window as unknown as EditorWindow).monaco?.editor.getEditors()[0]),
+    undefined,
+    { timeout: 30_000 },
   );
 }
 

@@ -1,40 +1,26 @@
 /** Checks one step's parameters against its command's contract without running it: names, required, static types. */
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import { COMMON_PARAMETER_NAMES } from '../commands/common-parameters';
 import type { CommandContract } from '../commands/contract';
 import { parameterObjectSchema } from '../commands/validate-parameters';
+import { checkSchema, type CheckError } from '../json-schema/check-schema';
 import { didYouMean } from './did-you-mean';
 import type { PipelineStep } from './model';
 import type { PipelineProblem } from './problem';
 
-// Coercion as at run time, so that a URI's "5" for an integer parameter is fine here as it is there.
-const ajv = new Ajv({ allErrors: true, coerceTypes: true, useDefaults: false, strict: false });
-const typeCheckers = new WeakMap<CommandContract, ValidateFunction>();
+const typeSchemas = new WeakMap<CommandContract, object>();
 
 /**
- * Where code may not be generated from a string (the workbench's Content-Security-Policy forbids it in the
- * validator's worker, and ajv compiles schemas to code), the static type checks are left to the server, which
- * runs the same checks before any step; names, required parameters and expressions are still checked here.
+ * The schema of the type checks: the parameter object's, without `required` and closed names (unknown and
+ * missing parameters are reported separately, with better messages). It is interpreted, not compiled to code,
+ * so the editor's worker (whose page forbids generated code) checks types exactly as the server does.
  */
-const TYPES_LEFT_TO_THE_SERVER = Object.assign(() => true, { errors: null }) as unknown as ValidateFunction;
-
-/** Types only: unknown and missing parameters are reported separately, with better messages. */
-function typeCheckerFor(contract: CommandContract): ValidateFunction {
-  let validate = typeCheckers.get(contract);
-  if (!validate) {
-    try {
-      validate = ajv.compile({
-        ...parameterObjectSchema(contract),
-        required: [],
-        additionalProperties: true,
-      });
-    } catch (error) {
-      if (!(error instanceof EvalError)) throw error;
-      validate = TYPES_LEFT_TO_THE_SERVER;
-    }
-    typeCheckers.set(contract, validate);
+function typeSchemaOf(contract: CommandContract): object {
+  let schema = typeSchemas.get(contract);
+  if (!schema) {
+    schema = { ...parameterObjectSchema(contract), required: [], additionalProperties: true };
+    typeSchemas.set(contract, schema);
   }
-  return validate;
+  return schema;
 }
 
 /** True when a value holds a `#{...}` template anywhere, so its type is only known at run time. */
@@ -53,7 +39,7 @@ export function holdsTemplate(value: unknown): boolean {
   return false;
 }
 
-function typeMessage(error: ErrorObject): string {
+function typeMessage(error: CheckError): string {
   if (error.keyword === 'enum') {
     const allowed = (error.params as { allowedValues?: unknown[] }).allowedValues ?? [];
     return `must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}`;
@@ -121,10 +107,11 @@ export function checkParameters(step: PipelineStep, contract: CommandContract): 
   for (const [name, { value }] of given) {
     if (!holdsTemplate(value)) staticParams[name] = structuredClone(value);
   }
-  const validate = typeCheckerFor(contract);
-  if (!validate(staticParams)) {
+  // Coercion as at run time, so that a URI's "5" for an integer parameter is fine here as it is there.
+  const errors = checkSchema(typeSchemaOf(contract), staticParams, { coerceTypes: true });
+  if (errors.length) {
     const seen = new Set<string>();
-    for (const error of validate.errors ?? []) {
+    for (const error of errors) {
       const name = error.instancePath.split('/')[1]?.replace(/~1/g, '/').replace(/~0/g, '~');
       if (name === undefined || seen.has(name)) continue;
       seen.add(name);

@@ -13,11 +13,13 @@ import {
   type Edge,
   type Node,
   type NodeProps,
+  type ReactFlowInstance,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { createContext, memo, useContext, useEffect, useMemo, useState } from 'react';
+import { createContext, memo, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import { onValidated, revalidate } from '../editor';
 import type { RunOutcome } from '../run/run-types';
+import type { FlowStep } from '../editor/validator-protocol';
 import type { FlowGraph, FlowNode } from './flow-graph';
 import { stepStatuses, type StepStatus } from './step-status';
 import './flow.css';
@@ -33,6 +35,10 @@ export interface FlowViewProps {
 
 type StepData = { node: FlowNode; status?: StepStatus };
 
+/** A loop's way back leaves its `foreach.end` and enters its `foreach` on the right, around the body. */
+const LOOP_OUT = 'loop-out';
+const LOOP_IN = 'loop-in';
+
 const Actions = createContext<Pick<FlowViewProps, 'onSelectStep' | 'onOpenPipeline'>>({
   onSelectStep: () => {},
   onOpenPipeline: () => {},
@@ -41,6 +47,7 @@ const Actions = createContext<Pick<FlowViewProps, 'onSelectStep' | 'onOpenPipeli
 function statusText(status: StepStatus | undefined): string {
   if (!status) return '';
   if (status.status === 'skipped') return 'skipped';
+  if (status.status === 'not-run') return 'not run';
   const times = status.runs > 1 ? ` ×${status.runs}` : '';
   return `${status.status === 'ok' ? 'ok' : 'failed'} ${Math.round(status.durationMs)} ms${times}`;
 }
@@ -79,45 +86,100 @@ const StepNode = memo(function StepNode({ data }: NodeProps<Node<StepData>>) {
         </button>
       )}
       <Handle type="source" position={Position.Bottom} isConnectable={false} />
+      {step.role === 'foreach' && (
+        <Handle type="target" id={LOOP_IN} position={Position.Right} isConnectable={false} />
+      )}
+      {step.role === 'foreach.end' && (
+        <Handle type="source" id={LOOP_OUT} position={Position.Right} isConnectable={false} />
+      )}
     </div>
   );
 });
 
 const NODE_TYPES = { step: StepNode };
 
-function toNodes(graph: FlowGraph, statuses: Map<number, StepStatus>): Node<StepData>[] {
-  return graph.nodes.map((node) => ({
-    id: node.id,
-    type: 'step',
-    position: { x: node.x, y: node.y },
-    width: node.width,
-    height: node.height,
-    data: { node, status: statuses.get(node.step.index) },
-    draggable: false,
-    connectable: false,
-    selectable: false,
-    // The button inside takes the focus and the label.
-    focusable: false,
-  }));
+function sameStep(a: FlowStep, b: FlowStep): boolean {
+  return (
+    a.index === b.index &&
+    a.command === b.command &&
+    a.line === b.line &&
+    a.column === b.column &&
+    a.role === b.role &&
+    a.detail === b.detail &&
+    a.target === b.target
+  );
 }
 
-function toEdges(graph: FlowGraph): Edge[] {
-  return graph.edges.map((edge) => ({
+/**
+ * The graph's nodes for React Flow; a node unchanged since the last drawing keeps its object, so that a
+ * keystroke in one step redraws that step, not all of them.
+ */
+function toNodes(graph: FlowGraph, previous: Map<string, Node<StepData>>): Node<StepData>[] {
+  return graph.nodes.map((node) => {
+    const before = previous.get(node.id);
+    if (
+      before &&
+      before.position.x === node.x &&
+      before.position.y === node.y &&
+      before.height === node.height &&
+      sameStep(before.data.node.step, node.step)
+    )
+      return before;
+    return {
+      id: node.id,
+      type: 'step',
+      position: { x: node.x, y: node.y },
+      width: node.width,
+      height: node.height,
+      data: { node },
+      draggable: false,
+      connectable: false,
+      selectable: false,
+      // The button inside takes the focus and the label.
+      focusable: false,
+    };
+  });
+}
+
+interface Drawn {
+  nodes: Node<StepData>[];
+  edges: Edge[];
+}
+
+/** A new graph drawn over the last one, keeping what did not change. */
+function redraw(graph: FlowGraph, previous: Drawn | null): Drawn {
+  return {
+    nodes: toNodes(graph, new Map(previous?.nodes.map((node) => [node.id, node]))),
+    edges: toEdges(graph, new Map(previous?.edges.map((edge) => [edge.id, edge]))),
+  };
+}
+
+/** The graph's edges for React Flow; an unchanged edge keeps its object (see `toNodes`). */
+function toEdges(graph: FlowGraph, previous: Map<string, Edge>): Edge[] {
+  return graph.edges.map((edge) => {
+    const before = previous.get(edge.id);
+    return before && before.label === edge.label ? before : edgeOf(edge);
+  });
+}
+
+function edgeOf(edge: FlowGraph['edges'][number]): Edge {
+  return {
     id: edge.id,
     source: edge.source,
     target: edge.target,
     label: edge.label,
     type: edge.back ? 'smoothstep' : 'default',
+    ...(edge.back ? { sourceHandle: LOOP_OUT, targetHandle: LOOP_IN } : {}),
     animated: edge.back,
     markerEnd: { type: MarkerType.ArrowClosed },
     focusable: false,
     className: edge.back ? 'flow-edge-back' : undefined,
-  }));
+  };
 }
 
 export function FlowView(props: FlowViewProps) {
   const { path, outcome, onSelectStep, onOpenPipeline } = props;
-  const [graph, setGraph] = useState<FlowGraph | null>(null);
+  const [drawn, setDrawn] = useState<Drawn | null>(null);
   const [broken, setBroken] = useState(false);
 
   useEffect(() => {
@@ -126,7 +188,8 @@ export function FlowView(props: FlowViewProps) {
       match,
       (result) => {
         setBroken(result.graph === null && result.steps === null);
-        if (result.graph) setGraph(result.graph);
+        const graph = result.graph;
+        if (graph) setDrawn((previous) => redraw(graph, previous));
       },
       true,
     );
@@ -134,13 +197,38 @@ export function FlowView(props: FlowViewProps) {
     return stop;
   }, [path]);
 
-  const statuses = useMemo(() => stepStatuses(outcome), [outcome]);
-  const nodes = useMemo(() => (graph ? toNodes(graph, statuses) : []), [graph, statuses]);
-  const edges = useMemo(() => (graph ? toEdges(graph) : []), [graph]);
+  const statuses = useMemo(
+    () =>
+      stepStatuses(
+        outcome,
+        drawn?.nodes.map((node) => node.data.node.step),
+      ),
+    [outcome, drawn],
+  );
+  const nodes = useMemo(
+    () =>
+      (drawn?.nodes ?? []).map((node) => {
+        const status = statuses.get(node.data.node.step.index);
+        return status ? { ...node, data: { ...node.data, status } } : node;
+      }),
+    [drawn, statuses],
+  );
+  const edges = drawn?.edges ?? [];
   const actions = useMemo(() => ({ onSelectStep, onOpenPipeline }), [onSelectStep, onOpenPipeline]);
 
+  // The graph is fitted again when its panel changes size (the window, a splitter), or part of it is cut off.
+  const box = useRef<HTMLElement>(null);
+  const flow = useRef<ReactFlowInstance<Node<StepData>> | null>(null);
+  useEffect(() => {
+    const element = box.current;
+    if (!element) return;
+    const observer = new ResizeObserver(() => void flow.current?.fitView());
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+
   return (
-    <section className="flow-view" aria-label="Flow view" data-testid="flow-view">
+    <section ref={box} className="flow-view" aria-label="Flow view" data-testid="flow-view">
       {broken && (
         <p className="flow-stale" role="status">
           The text does not parse: the flow shows the last version that did.
@@ -157,6 +245,9 @@ export function FlowView(props: FlowViewProps) {
           nodesConnectable={false}
           elementsSelectable={false}
           fitView
+          onInit={(instance) => {
+            flow.current = instance;
+          }}
           minZoom={0.1}
           proOptions={{ hideAttribution: true }}
           aria-label="Pipeline steps as a graph"

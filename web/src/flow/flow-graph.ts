@@ -77,17 +77,18 @@ export function flowEdges(steps: readonly FlowStep[]): FlowEdge[] {
     const end = block.end ?? steps.length;
     if (block.role === 'if') {
       noNext.add(block.at);
-      add(block.at, block.at + 1, 'then');
       if (block.else !== undefined) {
-        add(block.at, block.else + 1, 'else');
-        // The then-branch jumps over the else-branch to the if.end.
+        // The else-branch starts at the `if.else` step (drawn in the branch, not apart from the graph); an
+        // empty then-branch goes straight to the end, a full one jumps over the else-branch to it.
+        add(block.at, block.else === block.at + 1 ? end : block.at + 1, 'then');
+        add(block.at, block.else, 'else');
         if (block.else - 1 !== block.at) {
           noNext.add(block.else - 1);
           add(block.else - 1, end, undefined);
         }
-        noNext.add(block.else);
-      } else if (end !== block.at + 1) {
-        add(block.at, end, 'else');
+      } else {
+        add(block.at, block.at + 1, 'then');
+        if (end !== block.at + 1) add(block.at, end, 'else');
       }
     } else {
       noNext.add(block.at);

@@ -10,7 +10,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { ApiError, useApi } from '../api';
 import { FileField } from './FileField';
-import { checkSchema } from './schema-check';
+import { checkSchema } from '../../../shared/json-schema/check-schema';
 import { errorTreeOf, normalizeSchema, uiSchemaOf } from './form-schema';
 import styles from './forms.module.css';
 import { useFollowEffects } from './useFollowEffects';

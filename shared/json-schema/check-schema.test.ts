@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkSchema } from './schema-check';
+import { checkSchema } from './check-schema';
 
 const SCHEMA = {
   type: 'object',
