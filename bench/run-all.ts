@@ -20,6 +20,7 @@ import runsHistoryBench from './runs-history.bench';
 import throughputBench from './throughput.bench';
 import uploadBench from './upload.bench';
 import { PROJECT_ROOT } from './support/project-root';
+import listBench from './workbench/list.bench';
 import workbenchBench from './workbench/workbench.bench';
 
 const BENCHMARKS: Record<string, (report: BenchReport) => Promise<void>> = {
@@ -27,6 +28,7 @@ const BENCHMARKS: Record<string, (report: BenchReport) => Promise<void>> = {
   'history-query': historyQueryBench,
   http: httpBench,
   'instances-postgres': instancesPostgresBench,
+  list: listBench,
   pel: pelBench,
   peers: peersBench,
   property: propertyBench,

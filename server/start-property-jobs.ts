@@ -15,6 +15,8 @@ export async function startPropertyJobs(
 ): Promise<void> {
   const { properties, logger, iam, propertyJobs, parts } = services;
   const utilities = utilitiesFor(services);
+  // Before anything is served or dispatched: who sees which app.
+  await propertyJobs.appShow.start(services.events);
   const delivery = await parts.startEvents(services.events);
   propertyJobs.delivery = delivery;
   // One cleanup job for everything with a time to live: expired properties, deliveries, secrets, old versions.

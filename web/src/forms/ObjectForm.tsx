@@ -4,16 +4,27 @@
  * `<object>/instance/<uuid>` with the user's rights, or an existing instance edited in place.
  */
 import Form from '@rjsf/core';
-import type { ErrorSchema, Field, RJSFSchema } from '@rjsf/utils';
+import type {
+  ErrorListProps,
+  ErrorSchema,
+  Field,
+  RJSFSchema,
+  RJSFValidationError,
+  UiSchema,
+} from '@rjsf/utils';
 import { customizeValidator } from '@rjsf/validator-ajv8';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { ApiError, useApi } from '../api';
+import { configFor, layoutFields } from './app-config';
+import { CausedRuns } from './CausedRuns';
 import { FileField } from './FileField';
 import { checkSchema } from '../../../shared/json-schema/check-schema';
-import { errorTreeOf, normalizeSchema, uiSchemaOf } from './form-schema';
+import { LayoutTemplate } from './LayoutTemplate';
+import { errorTreeOf, normalizeSchema, titleOfPath, uiSchemaOf } from './form-schema';
 import styles from './forms.module.css';
 import { useFollowEffects } from './useFollowEffects';
+import { useFollowRuns } from './useFollowRuns';
 
 /**
  * The form library's ajv validator with its checking done by `checkSchema`: ajv compiles to code, which the
@@ -25,6 +36,24 @@ validator.rawValidation = ((schema: unknown, formData: unknown) => ({
 })) as typeof validator.rawValidation;
 validator.isValid = (schema, formData) => checkSchema(schema, formData).length === 0;
 const FIELDS: Record<string, Field> = { file: FileField as Field };
+
+/** The error summary above the form: announced when it appears, each message naming its field by title. */
+function ErrorSummary({ errors }: ErrorListProps) {
+  return (
+    <div role="alert" className={styles.summary}>
+      <p>
+        {errors.length === 1 ? 'One field needs' : `${errors.length} fields need`} attention before
+        submitting:
+      </p>
+      <ul className={styles.errors}>
+        {errors.map((e, i) => (
+          <li key={i}>{e.stack}</li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+const TEMPLATES = { ErrorListTemplate: ErrorSummary };
 
 interface ServerFieldError {
   instancePath: string;
@@ -45,6 +74,12 @@ export function ObjectForm({ object, instanceKey, onOpenList }: ObjectFormProps)
     queryKey: ['form-schema', object],
     queryFn: () => api.command<unknown>('property.value.get', { key: `${object}/schema` }),
   });
+  const app = object.split('/object/')[0] ?? object;
+  const configQuery = useQuery({
+    queryKey: ['app-configs', app, 'form'],
+    queryFn: () =>
+      api.command<{ key: string; value?: unknown }[]>('property.list', { pattern: `${app}/form/**` }),
+  });
   const instanceQuery = useQuery({
     queryKey: ['form-instance', instanceKey],
     enabled: !!instanceKey,
@@ -56,17 +91,27 @@ export function ObjectForm({ object, instanceKey, onOpenList }: ObjectFormProps)
       const raw =
         typeof schemaQuery.data === 'string' ? (JSON.parse(schemaQuery.data) as unknown) : schemaQuery.data;
       const schema = normalizeSchema(raw);
-      return { schema, ui: uiSchemaOf(schema) };
+      const config = configFor(configQuery.data ?? [], object);
+      const ui: UiSchema = uiSchemaOf(schema);
+      const shown = layoutFields(config?.layout);
+      if (config?.layout && shown.length > 0)
+        Object.assign(ui, {
+          'ui:order': [...shown, '*'],
+          'ui:ObjectFieldTemplate': LayoutTemplate,
+          'ui:options': { layout: config.layout },
+        });
+      return { schema, ui, config };
     } catch (error) {
       return { problem: `The schema of ${object} cannot be used: ${(error as Error).message}` };
     }
-  }, [schemaQuery.data, object]);
+  }, [schemaQuery.data, configQuery.data, object]);
   const [data, setData] = useState<unknown>(undefined);
   const [extraErrors, setExtraErrors] = useState<ErrorSchema | undefined>(undefined);
   const [status, setStatus] = useState<{ text: string; error?: boolean } | null>(null);
   const [submitted, setSubmitted] = useState<{ key: string; at: number } | null>(null);
   const [saving, setSaving] = useState(false);
   const effects = useFollowEffects(submitted);
+  const runs = useFollowRuns(submitted, app);
 
   if (schemaQuery.isError)
     return (
@@ -74,7 +119,8 @@ export function ObjectForm({ object, instanceKey, onOpenList }: ObjectFormProps)
         The schema {object}/schema cannot be read: {(schemaQuery.error as Error).message}
       </p>
     );
-  if (!prepared || (instanceKey && instanceQuery.isPending)) return <p>Loading the form…</p>;
+  if (!prepared || configQuery.isPending || (instanceKey && instanceQuery.isPending))
+    return <p>Loading the form…</p>;
   if ('problem' in prepared)
     return (
       <p role="alert" className={styles.problem}>
@@ -105,7 +151,10 @@ export function ObjectForm({ object, instanceKey, onOpenList }: ObjectFormProps)
     }
   };
 
-  const title = (prepared.schema as RJSFSchema).title ?? object.split('/object/')[1];
+  const schema = prepared.schema as RJSFSchema;
+  const title = prepared.config?.title ?? schema.title ?? object.split('/object/')[1];
+  const transformErrors = (errors: RJSFValidationError[]) =>
+    errors.map((e) => ({ ...e, stack: `${titleOfPath(schema, e.property) || title}: ${e.message ?? ''}` }));
   return (
     <section className={styles.form} aria-label={`Form ${title}`}>
       <header className={styles.header}>
@@ -116,12 +165,15 @@ export function ObjectForm({ object, instanceKey, onOpenList }: ObjectFormProps)
           </button>
         )}
       </header>
+      {prepared.config?.description && <p className={styles.description}>{prepared.config.description}</p>}
       <Form
         schema={prepared.schema}
         uiSchema={{ ...prepared.ui, 'ui:submitButtonOptions': { submitText: saving ? 'Saving…' : 'Submit' } }}
         formData={data ?? (instanceKey ? instanceQuery.data : undefined)}
         validator={validator}
         fields={FIELDS}
+        templates={TEMPLATES}
+        transformErrors={transformErrors}
         extraErrors={extraErrors}
         showErrorList="top"
         focusOnFirstError
@@ -136,8 +188,9 @@ export function ObjectForm({ object, instanceKey, onOpenList }: ObjectFormProps)
       {submitted && (
         <section aria-label="What the submission caused" className={styles.effects}>
           <h3>What followed</h3>
+          <CausedRuns runs={runs} />
           {effects.length === 0 ? (
-            <p>Waiting for the app&apos;s listeners…</p>
+            runs.length === 0 && <p>Waiting for the app&apos;s listeners…</p>
           ) : (
             <ul>
               {effects.map((e, i) => (

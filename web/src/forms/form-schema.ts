@@ -106,3 +106,28 @@ export function errorTreeOf(errors: readonly { instancePath: string; message: st
   }
   return tree;
 }
+
+/**
+ * The title a message names a field by: `.senderEmail` or `.positions.0.amount` (the form library's error
+ * `property`) read in the schema, the titles of the path joined (`Positions 1 › Amount`); the name when a
+ * field has no title.
+ */
+export function titleOfPath(schema: RJSFSchema, property: string | undefined): string {
+  const segments = (property ?? '')
+    .replace(/\['([^']*)'\]/g, '.$1')
+    .split('.')
+    .filter(Boolean);
+  const titles: string[] = [];
+  let node: Node | undefined = schema as Node;
+  for (const segment of segments) {
+    if (/^\d+$/.test(segment) && node?.type === 'array') {
+      node = node.items as Node | undefined;
+      titles.push(`${titles.pop() ?? ''} ${Number(segment) + 1}`.trim());
+      continue;
+    }
+    node = (node?.properties as Record<string, Node> | undefined)?.[segment];
+    const title = typeof node?.title === 'string' ? node.title.replace(/\s*\*$/, '') : segment;
+    titles.push(title);
+  }
+  return titles.join(' › ');
+}

@@ -8,6 +8,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useDeferredValue, useMemo, useRef, useState } from 'react';
 import { useApi } from '../api';
+import { configFor, configuredColumns } from '../forms/app-config';
 import { columnsOf, normalizeSchema, type ListColumn } from '../forms/form-schema';
 import { toCsv } from './list-csv';
 import styles from './lists.module.css';
@@ -46,15 +47,22 @@ export function ObjectList({ object, onOpen, onNew }: ObjectListProps) {
     queryKey: ['form-schema', object],
     queryFn: () => api.command<unknown>('property.value.get', { key: `${object}/schema` }),
   });
+  const app = object.split('/object/')[0] ?? object;
+  const configs = useQuery({
+    queryKey: ['app-configs', app, 'list'],
+    queryFn: () =>
+      api.command<{ key: string; value?: unknown }[]>('property.list', { pattern: `${app}/list/**` }),
+  });
+  const config = useMemo(() => configFor(configs.data ?? [], object), [configs.data, object]);
   const columns = useMemo(() => {
-    if (schema.data === undefined) return undefined;
+    if (schema.data === undefined || configs.isPending) return undefined;
     try {
       const raw = typeof schema.data === 'string' ? (JSON.parse(schema.data) as unknown) : schema.data;
-      return columnsOf(normalizeSchema(raw));
+      return configuredColumns(columnsOf(normalizeSchema(raw)), config);
     } catch {
       return undefined;
     }
-  }, [schema.data]);
+  }, [schema.data, configs.isPending, config]);
   const [sort, setSort] = useState<{ field: string; descending: boolean } | undefined>();
   const [filterText, setFilterText] = useState<Record<string, string>>({});
   const filters = useDeferredValue(filterText);
@@ -130,7 +138,7 @@ export function ObjectList({ object, onOpen, onNew }: ObjectListProps) {
   const ariaSort = (field: string) =>
     sort?.field === field ? (sort.descending ? 'descending' : 'ascending') : 'none';
   const template = `repeat(${columns.length}, minmax(120px, 1fr)) 150px`;
-  const name = object.split('/object/')[1] ?? object;
+  const name = config?.title ?? object.split('/object/')[1] ?? object;
 
   return (
     <section className={styles.list} aria-label={`List ${name}`}>
@@ -146,6 +154,7 @@ export function ObjectList({ object, onOpen, onNew }: ObjectListProps) {
           Export CSV
         </button>
       </header>
+      {config?.description && <p className={styles.message}>{config.description}</p>}
       {pages.error && <p role="alert">{pages.error.message}</p>}
       <div
         role="table"
