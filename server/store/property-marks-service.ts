@@ -14,7 +14,19 @@ import {
   type TrashedProperty,
 } from '../../shared/property';
 import { MAX_LOCK_DETAILS, lockOf, lockedError } from './property-locks';
-import type { PropertyService } from './property-service';
+import type { PropertyChange, PropertyStore } from '../../shared/property';
+import type { PropertyAccess } from './property-access';
+import type { PropertyWriteGuard } from './property-locks';
+
+/** What the marks need of the property service: an interface, so that the two files do not import each other. */
+export interface MarksHost {
+  readonly store: PropertyStore;
+  readonly access: PropertyAccess;
+  readonly guard: PropertyWriteGuard;
+  assertWritable(principal: Principal | null, rawKey: unknown): Promise<string>;
+  publish(changes: readonly PropertyChange[], principal: Principal | null): void;
+  keys(principal: Principal | null, pattern?: unknown): Promise<string[]>;
+}
 
 /** Days the bin keeps a property when neither the caller nor the configuration says otherwise. */
 export const DEFAULT_TRASH_BIN_DAYS = 30;
@@ -73,7 +85,7 @@ export class PropertyMarksService {
   private readonly trashBinMillis: number;
 
   constructor(
-    private readonly properties: PropertyService,
+    private readonly properties: MarksHost,
     trashBinDays: number = DEFAULT_TRASH_BIN_DAYS,
     private readonly clock: () => number = Date.now,
   ) {

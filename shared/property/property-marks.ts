@@ -3,7 +3,7 @@
  * product keeps it) and the trash bin (docs/property-marks.md).
  */
 import type { Property } from './property';
-import type { PropertyQuery } from './property-store';
+import type { PropertyQuery } from './property-query';
 
 /** A property's tags: name to value (a tag without a value has the empty string). */
 export type PropertyTags = Record<string, string>;

@@ -4,26 +4,14 @@
  * `server/store/property-store.contract.ts`. Access rules are not the store's business: callers pass the
  * scope a reader may see and check write rights before writing.
  */
-import type { KeyPattern } from './key-pattern';
+import type { PropertyQuery } from './property-query';
 import type { KeyScope } from './key-range';
 import type { PropertyHistoryReader } from './property-history';
 import type { PropertyMarks, PropertyTags } from './property-marks';
 import type { InstancePage, InstancePageQuery } from './instance-page';
 import type { NewProperty, Property, PropertyAttachment, PropertyChange, PropertyPatch } from './property';
 
-export interface PropertyQuery {
-  /** A wildcard pattern (compiled or text). */
-  pattern: KeyPattern | string;
-  /** Folders the reader may see; default all. */
-  scope?: KeyScope;
-  /**
-   * A further test of each matching key (e.g. per-app read rules); keys it refuses are left out as if they
-   * did not exist, before `limit` counts, and `deleteMatching` leaves them alone.
-   */
-  filter?: (key: string) => boolean;
-  /** Stop after this many results. */
-  limit?: number;
-}
+export type { PropertyQuery } from './property-query';
 
 export interface WriteOptions {
   /** Uuid of the user making the change; recorded as the author when the change writes the value. */
