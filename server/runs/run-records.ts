@@ -2,24 +2,13 @@
 import type { TraceStep } from '../../shared/runner/trace';
 import type { RunTrigger } from './run-trigger';
 import type { StepMessage } from '../pipeline/step-messages';
+import type { RunError, RunStatus } from '../../shared/runs/run-wire';
 
-export type RunStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
-
-export const RUN_STATUSES: readonly RunStatus[] = ['queued', 'running', 'succeeded', 'failed', 'cancelled'];
+export { RUN_STATUSES, type RunError, type RunStatus } from '../../shared/runs/run-wire';
 
 /** A finished run's status is final; a queued or running one may still change. */
 export function isFinished(status: RunStatus): boolean {
   return status === 'succeeded' || status === 'failed' || status === 'cancelled';
-}
-
-/** Why a run failed, with where in the source. */
-export interface RunError {
-  code: string;
-  message: string;
-  line?: number;
-  column?: number;
-  commandName?: string;
-  commandIndex?: number;
 }
 
 /** The message the failed step saw: what a re-run from that step starts with. */

@@ -1,19 +1,8 @@
 /** How a run was started: every way a pipeline starts is one of these (one run model, docs/runs.md). */
 
-export type RunTriggerKind =
-  'http' | 'stored' | 'cli' | 'workbench' | 'pipeline' | 'event' | 'job' | 'webhook' | 'async';
+import type { RunTriggerKind } from '../../shared/runs/run-wire';
 
-export const RUN_TRIGGER_KINDS: readonly RunTriggerKind[] = [
-  'http',
-  'stored',
-  'cli',
-  'workbench',
-  'pipeline',
-  'event',
-  'job',
-  'webhook',
-  'async',
-];
+export { RUN_TRIGGER_KINDS, type RunTriggerKind } from '../../shared/runs/run-wire';
 
 export interface RunTrigger {
   kind: RunTriggerKind;

@@ -2,29 +2,15 @@
 import { apiErrorOf, type ApiClient } from '../api';
 import type { TraceEntry } from '../run/run-types';
 
-export const RUN_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
-export type RunStatus = (typeof RUN_STATUSES)[number];
-export const RUN_TRIGGERS = [
-  'http',
-  'stored',
-  'cli',
-  'workbench',
-  'pipeline',
-  'event',
-  'job',
-  'webhook',
-  'async',
-] as const;
-export type RunTriggerKind = (typeof RUN_TRIGGERS)[number];
+import type { RunError, RunStatus, RunTriggerKind } from '../../../shared/runs/run-wire';
 
-export interface RunError {
-  code: string;
-  message: string;
-  line?: number;
-  column?: number;
-  commandName?: string;
-  commandIndex?: number;
-}
+export {
+  RUN_STATUSES,
+  RUN_TRIGGER_KINDS as RUN_TRIGGERS,
+  type RunError,
+  type RunStatus,
+  type RunTriggerKind,
+} from '../../../shared/runs/run-wire';
 
 export interface RunSummary {
   id: string;
