@@ -1,9 +1,14 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   appsWithTests,
   changedProperties,
+  keyPrefixOf,
   listingPatterns,
   planPublish,
+  readFolder,
   toProperty,
   valueHash,
 } from './publish';
@@ -28,6 +33,25 @@ describe('publish', () => {
   ])('%s becomes %s', (path, content, key, type) => {
     const property = toProperty(path, path, Buffer.from(content));
     expect(property).toMatchObject({ key, type, value: content });
+  });
+
+  it('publishes a workspace as it is, an app folder inside one below its path, and refuses any other folder', () => {
+    const workspace = mkdtempSync(join(tmpdir(), 'pi-publish-'));
+    try {
+      const app = join(workspace, 'global', 'app', 'invoiceform');
+      mkdirSync(join(app, 'pipeline'), { recursive: true });
+      writeFileSync(join(app, 'pipeline', 'submit.pi.yaml'), 'pipeline:\n  - log\n');
+      const keys = (folder: string) => readFolder(folder).map((p) => p.key);
+      expect(keys(workspace)).toEqual(['global/app/invoiceform/pipeline/submit']);
+      expect(keys(app)).toEqual(['global/app/invoiceform/pipeline/submit']);
+      expect(keys(join(app, 'pipeline'))).toEqual(['global/app/invoiceform/pipeline/submit']);
+      const stray = mkdtempSync(join(tmpdir(), 'pi-stray-'));
+      expect(keyPrefixOf(stray)).toBeUndefined();
+      expect(() => readFolder(stray)).toThrow(/workspace folder/);
+      rmSync(stray, { recursive: true });
+    } finally {
+      rmSync(workspace, { recursive: true, force: true });
+    }
   });
 
   it('stores binary files as base64 marked in their type', () => {

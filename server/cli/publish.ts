@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 
 /** Extensions the key leaves out, longest first so `.pi.yaml` wins over `.yaml`. */
 const TYPES: [string, string][] = [
@@ -59,15 +59,40 @@ export function toProperty(file: string, relativePath: string, bytes: Buffer): L
   return { key, value, type, file };
 }
 
-/** Every file below the folder (hidden files and folders left out), as properties. */
+const ROOTS = ['global', 'group', 'tenant', 'user'];
+
+/**
+ * Where a folder's files go: a workspace (a folder holding `global/`, ...) maps its paths to keys as they are;
+ * a folder inside one (`.../global/app/invoiceform`, as the real product's CLI publishes an app) maps them below
+ * its own path from that root on. Undefined for a folder that is neither.
+ */
+export function keyPrefixOf(folder: string): string | undefined {
+  if (readdirSync(folder).some((name) => ROOTS.includes(name))) return '';
+  const segments = resolve(folder).split(sep);
+  const root = segments.findLastIndex((segment) => ROOTS.includes(segment));
+  return root < 0 ? undefined : `${segments.slice(root).join('/')}/`;
+}
+
+/** Why `keyPrefixOf` found no place for a folder, as a user can act on it. */
+export function noKeyPrefix(folder: string): string {
+  return (
+    `${folder} holds no global/, group/, tenant/ or user/ folder and is not inside one: give the workspace ` +
+    'folder (holding global/app/<app>/...) or an app folder inside it'
+  );
+}
+
+/** Every file below the folder (hidden files and folders left out), as properties keyed by `keyPrefixOf`. */
 export function readFolder(folder: string): LocalProperty[] {
+  const prefix = keyPrefixOf(folder);
+  if (prefix === undefined) throw new Error(noKeyPrefix(folder));
   const out: LocalProperty[] = [];
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       if (entry.name.startsWith('.')) continue;
       const path = join(dir, entry.name);
       if (entry.isDirectory()) walk(path);
-      else if (entry.isFile()) out.push(toProperty(path, relative(folder, path), readFileSync(path)));
+      else if (entry.isFile())
+        out.push(toProperty(path, prefix + relative(folder, path).split(sep).join('/'), readFileSync(path)));
     }
   };
   walk(folder);

@@ -12,6 +12,8 @@ import {
   appsWithTests,
   listingPatterns,
   planPublish,
+  keyPrefixOf,
+  noKeyPrefix,
   readFolder,
   type LocalProperty,
   type PlannedProperty,
@@ -67,6 +69,7 @@ export const registerPublishVerbs: Register = (program, action) => {
       action(async (ctx, folder: string, options: { dryRun?: boolean; test: boolean; junit?: string }) => {
         if (!existsSync(folder) || !statSync(folder).isDirectory())
           throw new CliError(`${folder} is not a folder.`, EXIT.notFound);
+        if (keyPrefixOf(folder) === undefined) throw new CliError(noKeyPrefix(folder), EXIT.usage);
         const settings = ctx.settings();
         const local = readFolder(folder);
         const plan: PlannedProperty[] = planPublish(local, await remoteHashes(settings, local));
