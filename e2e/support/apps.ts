@@ -8,7 +8,7 @@ import { callCommand } from './sign-in';
 export const CORPUS = resolve(import.meta.dirname, '../../../shared/corpus/app-examples');
 export const corpusPresent = existsSync(CORPUS);
 
-/** Stores every file of the corpus app under global/app/<app> (keys and types as `pi publish` gives them). */
+/** Stores every file of the corpus app under global/app/<app>, with the keys and types `pi publish` gives them. */
 export async function publishCorpusApp(
   request: APIRequestContext,
   token: string,
@@ -19,7 +19,7 @@ export async function publishCorpusApp(
       request,
       token,
       'property.schema.put',
-      { key: `global/app/${app}/${property.key}`, type: property.type, evalValue: 'false' },
+      { key: property.key, type: property.type, evalValue: 'false' },
       property.value,
     );
 }

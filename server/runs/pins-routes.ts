@@ -42,41 +42,19 @@ async function pinRequestOf(req: Request): Promise<{ stepIndex: number; pipeline
   return { stepIndex: stepIndexOf(stepIndex, 'stepIndex'), pipeline };
 }
 
-function handle(work: RequestHandler): RequestHandler {
-  return async (req, res, next) => {
-    try {
-      await work(req, res, next);
-    } catch (error) {
-      next(error);
-    }
-  };
-}
-
-/** The routes, behind the authentication (`caller`). */
+/** The routes, behind the authentication (`caller`); Express 5 hands a rejected handler to the error handler. */
 export function pinsRoutes(services: ServerServices, caller: RequestHandler): Router {
   const router = Router();
-  router.get(
-    PINS_PATH,
-    caller,
-    handle(async (req, res) => {
-      res.json(await listPins(services, res.locals.principal, pipelineOf(req)));
-    }),
-  );
-  router.post(
-    `${RUNS_PATH}/:id/pin`,
-    caller,
-    handle(async (req, res) => {
-      const request = await pinRequestOf(req);
-      res.json(await pinStep(services, res.locals.principal, String(req.params.id), request));
-    }),
-  );
-  router.delete(
-    PINS_PATH,
-    caller,
-    handle(async (req, res) => {
-      const step = stepIndexOf(req.query.step, 'step');
-      res.json(await unpinStep(services, res.locals.principal, pipelineOf(req), step));
-    }),
-  );
+  router.get(PINS_PATH, caller, async (req, res) => {
+    res.json(await listPins(services, res.locals.principal, pipelineOf(req)));
+  });
+  router.post(`${RUNS_PATH}/:id/pin`, caller, async (req, res) => {
+    const request = await pinRequestOf(req);
+    res.json(await pinStep(services, res.locals.principal, String(req.params.id), request));
+  });
+  router.delete(PINS_PATH, caller, async (req, res) => {
+    const step = stepIndexOf(req.query.step, 'step');
+    res.json(await unpinStep(services, res.locals.principal, pipelineOf(req), step));
+  });
   return router;
 }

@@ -114,50 +114,24 @@ async function rerunRequestOf(req: Request, limit: number): Promise<RerunRequest
   };
 }
 
-function handle(work: RequestHandler): RequestHandler {
-  return async (req, res, next) => {
-    try {
-      await work(req, res, next);
-    } catch (error) {
-      next(error);
-    }
-  };
-}
-
-/** The routes, behind the authentication (`caller`). */
+/** The routes, behind the authentication (`caller`); Express 5 hands a rejected handler to the error handler. */
 export function runsRoutes(services: ServerServices, caller: RequestHandler): Router {
   const router = Router();
-  router.get(
-    RUNS_PATH,
-    caller,
-    handle(async (req, res) => {
-      const filter = filterOf(req);
-      const { runs, total } = await services.runs.list(res.locals.principal, filter);
-      res.json({ runs, total, limit: filter.limit, offset: filter.offset });
-    }),
-  );
-  router.get(
-    `${RUNS_PATH}/:id`,
-    caller,
-    handle(async (req, res) => {
-      res.json(await services.runs.get(res.locals.principal, String(req.params.id)));
-    }),
-  );
-  router.post(
-    `${RUNS_PATH}/:id/cancel`,
-    caller,
-    handle(async (req, res) => {
-      res.json(await services.runs.cancel(res.locals.principal, String(req.params.id)));
-    }),
-  );
-  router.post(
-    `${RUNS_PATH}/:id/rerun`,
-    caller,
-    handle(async (req, res) => {
-      const request = await rerunRequestOf(req, services.config.limits.pipelineBodyBytes * 2);
-      const { runId } = await rerun(services, res.locals.principal, String(req.params.id), request);
-      sendAsyncStarted(res, runId);
-    }),
-  );
+  router.get(RUNS_PATH, caller, async (req, res) => {
+    const filter = filterOf(req);
+    const { runs, total } = await services.runs.list(res.locals.principal, filter);
+    res.json({ runs, total, limit: filter.limit, offset: filter.offset });
+  });
+  router.get(`${RUNS_PATH}/:id`, caller, async (req, res) => {
+    res.json(await services.runs.get(res.locals.principal, String(req.params.id)));
+  });
+  router.post(`${RUNS_PATH}/:id/cancel`, caller, async (req, res) => {
+    res.json(await services.runs.cancel(res.locals.principal, String(req.params.id)));
+  });
+  router.post(`${RUNS_PATH}/:id/rerun`, caller, async (req, res) => {
+    const request = await rerunRequestOf(req, services.config.limits.pipelineBodyBytes * 2);
+    const { runId } = await rerun(services, res.locals.principal, String(req.params.id), request);
+    sendAsyncStarted(res, runId);
+  });
   return router;
 }
