@@ -235,7 +235,7 @@ export class PropertyMarksService {
       lockCheck(key);
     }
     const binned = await this.marks.trash(keys, {
-      purgeAt: this.clock() + (ttlMillis ?? this.trashBinMillis),
+      ttlMillis: ttlMillis ?? this.trashBinMillis,
       actor: principal?.uuid ?? null,
     });
     this.properties.publish(

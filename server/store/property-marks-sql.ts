@@ -173,6 +173,7 @@ export class SqlPropertyMarks implements PropertyMarks {
 
   async trash(keys: readonly string[], options: TrashOptions): Promise<TrashedProperty[]> {
     const now = this.clock();
+    const purgeAt = now + options.ttlMillis;
     const forUpdate = this.sql.dialect.forUpdate;
     return this.sql.transaction(function* () {
       const binned: TrashedProperty[] = [];
@@ -188,7 +189,7 @@ export class SqlPropertyMarks implements PropertyMarks {
         yield* run(
           `UPDATE property SET key = $1, trashed_key = $2, trashed_at = $3, trashed_by = $4, purge_at = $5,
              kept_expires_at = expires_at, expires_at = $6 WHERE id = $7`,
-          [`!trash/${row.uuid}`, key, now, options.actor ?? null, options.purgeAt, BINNED_EXPIRY, row.id],
+          [`!trash/${row.uuid}`, key, now, options.actor ?? null, purgeAt, BINNED_EXPIRY, row.id],
         );
         binned.push(
           binnedOf({
@@ -196,7 +197,7 @@ export class SqlPropertyMarks implements PropertyMarks {
             trashedKey: key,
             trashedAt: now,
             trashedBy: options.actor ?? null,
-            purgeAt: options.purgeAt,
+            purgeAt,
           }),
         );
       }

@@ -40,8 +40,8 @@ export interface TrashedProperty {
 }
 
 export interface TrashOptions {
-  /** Epoch milliseconds the bin keeps the properties until. */
-  purgeAt: number;
+  /** How long the bin keeps the properties, counted from the moment they are binned. */
+  ttlMillis: number;
   actor?: string | null;
 }
 
