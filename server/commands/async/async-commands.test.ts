@@ -120,10 +120,12 @@ describe('async commands', () => {
 });
 
 describe('log.list', () => {
-  it('reads the log lines of the runs the caller may see, from the run records', async () => {
+  it('with service runs (or a runId) reads the lines of the runs the caller may see, from the run records', async () => {
     await command('log', { message: 'ann was here' }, ann);
     await command('log', { message: 'carl was here', level: 'WARN' }, carl);
-    const mine = await http(server.url, '/api/v3/command/log.list?format=json&lines=500', { auth: carl });
+    const mine = await http(server.url, '/api/v3/command/log.list?service=runs&format=json&lines=500', {
+      auth: carl,
+    });
     expect(mine.status, mine.text).toBe(200);
     const messages = mine.json.map((l: { message: string }) => l.message);
     expect(messages).toContain('carl was here');
@@ -131,14 +133,22 @@ describe('log.list', () => {
     const line = mine.json.find((l: { message: string }) => l.message === 'carl was here');
     expect(line).toMatchObject({ level: 'WARN', command: 'log', stepIndex: 0, runId: expect.any(String) });
 
-    const admin = await http(server.url, '/api/v3/command/log.list?lines=500&contains=was%20here', {
-      auth: server.adminAuth,
-    });
+    const admin = await http(
+      server.url,
+      '/api/v3/command/log.list?service=runs&lines=500&contains=was%20here',
+      {
+        auth: server.adminAuth,
+      },
+    );
     expect(admin.text).toContain('ann was here');
     expect(admin.text).toContain('carl was here');
-    const warnings = await http(server.url, '/api/v3/command/log.list?format=json&level=warn&lines=500', {
-      auth: server.adminAuth,
-    });
+    const warnings = await http(
+      server.url,
+      '/api/v3/command/log.list?service=runs&format=json&level=warn&lines=500',
+      {
+        auth: server.adminAuth,
+      },
+    );
     expect(warnings.json.every((l: { level: string }) => ['WARN', 'ERROR'].includes(l.level))).toBe(true);
     const oneRun = await http(server.url, `/api/v3/command/log.list?format=json&runId=${line.runId}`, {
       auth: server.adminAuth,
@@ -146,8 +156,9 @@ describe('log.list', () => {
     expect(oneRun.json.map((l: { message: string }) => l.message)).toEqual(['carl was here']);
     const foreignRun = await http(server.url, `/api/v3/command/log.list?runId=${line.runId}`, { auth: ann });
     expect(foreignRun.status).toBe(404);
-    const instance = await http(server.url, '/api/v3/command/log.list?service=instance', { auth: carl });
-    expect([instance.status, instance.json.value.code]).toEqual([403, 'FORBIDDEN']);
+    const hub = await http(server.url, '/api/v3/command/log.list', { auth: carl });
+    expect([hub.status, hub.json.value.code]).toEqual([403, 'FORBIDDEN']);
+    expect(hub.json.value.message).toContain('service: runs');
   });
 });
 
