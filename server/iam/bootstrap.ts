@@ -38,10 +38,26 @@ export async function bootstrapIam(deps: BootstrapDeps): Promise<void> {
   const missing: (typeof BUILT_IN_ROLES)[number][] = [];
   for (const role of BUILT_IN_ROLES) if (!(await roles.byName(role.name))) missing.push(role);
   const hasSystemUser = (await users.byName(SYSTEM_USERNAME)) !== undefined;
+  const given = await grantedDefaults(sql);
+  const now = Date.now();
+  const newDefaults: { role: string; composites: string[] }[] = [];
   await sql.transaction(function* () {
     for (const role of missing) {
       yield* roles.createSteps({ name: role.name, description: role.description, builtin: true });
-      yield* roles.addCompositesSteps(role.name, role.composites);
+    }
+    for (const role of BUILT_IN_ROLES) {
+      // Each default is given once: one an admin took away later stays away.
+      const fresh = role.composites.filter((c) => !given.has(`${role.name}\u0000${c}`));
+      if (fresh.length === 0) continue;
+      yield* roles.addCompositesSteps(role.name, fresh);
+      for (const composite of fresh) {
+        yield* run(
+          'INSERT INTO iam_role_default_grant (role_name, composite, granted) VALUES ($1, $2, $3) ' +
+            'ON CONFLICT DO NOTHING',
+          [role.name, composite, now],
+        );
+      }
+      if (!missing.includes(role)) newDefaults.push({ role: role.name, composites: fresh });
     }
     for (const clientId of DEFAULT_CLIENTS) {
       yield* run(
@@ -59,7 +75,21 @@ export async function bootstrapIam(deps: BootstrapDeps): Promise<void> {
       yield* users.addRolesSteps(row.uuid, [ROLE_ADMIN]);
     }
   });
+  for (const { role, composites } of newDefaults) {
+    deps.logger.info(
+      { role, composites },
+      'Gave a built-in role the default permissions it did not have yet',
+    );
+  }
   if (!(await users.byName(ADMIN_USERNAME))) await createAdmin(deps);
+}
+
+/** `role\0composite` of every default the built-in roles of this installation were ever given. */
+async function grantedDefaults(sql: SqlPort): Promise<Set<string>> {
+  const rows = await sql.all<{ role_name: string; composite: string }>(
+    'SELECT role_name, composite FROM iam_role_default_grant',
+  );
+  return new Set(rows.map((r) => `${r.role_name}\u0000${r.composite}`));
 }
 
 async function createAdmin({ sql, config, logger, users, hasher, announce }: BootstrapDeps): Promise<void> {

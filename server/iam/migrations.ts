@@ -151,4 +151,19 @@ export const IAM_MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 4,
+    description:
+      'the default permissions each built-in role has been given (so new ones reach old installations)',
+    up(db) {
+      db.exec(`
+        CREATE TABLE iam_role_default_grant (
+          role_name TEXT NOT NULL,
+          composite TEXT NOT NULL,
+          granted INTEGER NOT NULL,
+          PRIMARY KEY (role_name, composite)
+        );
+      `);
+    },
+  },
 ];

@@ -152,4 +152,17 @@ export const POSTGRES_IAM_MIGRATIONS: readonly PostgresMigration[] = [
       );
     `,
   },
+  {
+    version: 4,
+    description:
+      'the default permissions each built-in role has been given (so new ones reach old installations)',
+    sql: `
+      CREATE TABLE iam_role_default_grant (
+        role_name text NOT NULL,
+        composite text NOT NULL,
+        granted bigint NOT NULL,
+        PRIMARY KEY (role_name, composite)
+      );
+    `,
+  },
 ];
