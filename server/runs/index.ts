@@ -1,12 +1,12 @@
 /** The run model: every pipeline execution recorded as a run (docs/runs.md), async runs, the history's API. */
-import type { SqlPort } from '../db/sql';
-import { migrateModule } from '../db/sql';
+import { migrateModule, SqliteSqlPort, type SqlPort } from '../db/sql';
 import type { Logger } from '../logging/logger';
 import type { RunHistoryConfig } from './run-history-config';
 import { RUN_MIGRATIONS } from './run-migrations';
 import { RunRecorder } from './run-recorder';
 import { RunService } from './run-service';
-import { RunStore } from './run-store';
+import { RunStore, SQLITE_UPSERT_SQL } from './run-store';
+import { SqliteRunWriter } from './sqlite-run-writer';
 
 export { startAsyncRun } from './async-runs';
 export { RunStore, pipelineRefOf, type RunFilter } from './run-store';
@@ -32,6 +32,10 @@ export async function createRunService(
   logger: Logger,
 ): Promise<RunService> {
   await migrateModule(sql, 'runs', RUN_MIGRATIONS);
-  const store = new RunStore(sql);
+  const writer =
+    sql instanceof SqliteSqlPort && !sql.db.memory
+      ? new SqliteRunWriter(sql.db.name, SQLITE_UPSERT_SQL)
+      : undefined;
+  const store = new RunStore(sql, writer);
   return new RunService(store, new RunRecorder(store, config, logger), config, logger);
 }

@@ -61,3 +61,53 @@ export function redact(value: unknown, depth = 0): unknown {
   }
   return out;
 }
+
+/** Thrown inside `redactedJsonCopy` when the value is not plain, bounded JSON. */
+const NOT_PLAIN = Symbol('not plain JSON');
+
+/**
+ * In one pass, a redacted copy of a value that is plain JSON (objects, arrays, strings, finite numbers,
+ * booleans, null) of at most about `maxChars` characters as JSON; undefined when it is anything else, so the
+ * caller takes its slower general path. Counts size as `stringifyBounded` does.
+ */
+export function redactedJsonCopy(value: unknown, maxChars: number): unknown {
+  let size = 0;
+  const copy = (item: unknown, depth: number): unknown => {
+    if (typeof item === 'string') {
+      size += item.length + 2;
+      if (size > maxChars) throw NOT_PLAIN;
+      return redactString(item);
+    }
+    if (item === null || typeof item === 'boolean') {
+      size += 5;
+      return item;
+    }
+    if (typeof item === 'number') {
+      size += 24;
+      if (!Number.isFinite(item)) throw NOT_PLAIN;
+      return item;
+    }
+    if (typeof item !== 'object' || depth > 64) throw NOT_PLAIN;
+    if (Array.isArray(item)) {
+      const out: unknown[] = new Array<unknown>(item.length);
+      for (let i = 0; i < item.length; i++) out[i] = copy(item[i], depth + 1);
+      return out;
+    }
+    if (Object.getPrototypeOf(item) !== Object.prototype) throw NOT_PLAIN;
+    const out: Record<string, unknown> = {};
+    for (const key in item) {
+      if (!Object.hasOwn(item, key)) continue;
+      const member = (item as Record<string, unknown>)[key];
+      if (member === undefined) throw NOT_PLAIN;
+      size += key.length + 4;
+      out[key] = isSecretName(key) && member !== null ? REDACTED : copy(member, depth + 1);
+    }
+    return out;
+  };
+  try {
+    return copy(value, 0);
+  } catch (error) {
+    if (error === NOT_PLAIN) return undefined;
+    throw error;
+  }
+}

@@ -15,7 +15,7 @@ import { stringifyBounded } from '../../shared/values';
 import type { Logger } from '../logging/logger';
 import { recordMessage } from '../pipeline/step-messages';
 import type { LastStepRegistry } from './last-step-registry';
-import { redact, redactText } from './redact';
+import { redact, redactedJsonCopy, redactText } from './redact';
 import { RunCancellation } from './run-cancellation';
 import type { RunHistoryConfig } from './run-history-config';
 import type { RunDetail, RunError, RunResumePoint, RunStatus } from './run-records';
@@ -73,8 +73,25 @@ export function currentRunId(): string | undefined {
 
 const hashes = new WeakMap<object, string>();
 
+/** The hash and the redacted text of the last pipeline texts: the same text is usually run again and again. */
+const seenTexts = new Map<string, { hash: string; redacted: string }>();
+const SEEN_TEXTS_KEPT = 256;
+
+function seenText(text: string): { hash: string; redacted: string } {
+  let seen = seenTexts.get(text);
+  if (seen === undefined) {
+    seen = {
+      hash: createHash('sha256').update(text).digest('hex').slice(0, 16),
+      redacted: redactText(text),
+    };
+    if (seenTexts.size >= SEEN_TEXTS_KEPT) seenTexts.clear();
+    seenTexts.set(text, seen);
+  }
+  return seen;
+}
+
 function hashOf(script: PipelineScript, text: string | undefined): string {
-  if (text !== undefined) return createHash('sha256').update(text).digest('hex').slice(0, 16);
+  if (text !== undefined) return seenText(text).hash;
   let hash = hashes.get(script.steps);
   if (hash === undefined) {
     const shape = JSON.stringify(script.steps.map((s) => [s.command, s.params]));
@@ -97,24 +114,16 @@ function sourceOfScript(script: PipelineScript): RunDetail['source'] {
   return doc.ok ? { text: doc.text, form: 'json' } : null;
 }
 
-/** The last texts redacted: the same pipeline text is usually run again and again. */
-const redactedTexts = new Map<string, string>();
-const REDACTED_TEXTS_KEPT = 256;
-
 function redactSource(source: RunDetail['source']): RunDetail['source'] {
   if (source === null) return null;
-  let text = redactedTexts.get(source.text);
-  if (text === undefined) {
-    text = redactText(source.text);
-    if (redactedTexts.size >= REDACTED_TEXTS_KEPT) redactedTexts.clear();
-    redactedTexts.set(source.text, text);
-  }
-  return { text, form: source.form };
+  return { text: seenText(source.text).redacted, form: source.form };
 }
 
 /** A value kept exactly when it is small JSON, else as the trace's stand-in. */
 function keptValue(value: unknown, maxChars: number): unknown {
   if (value === undefined || value === null) return null;
+  const plain = redactedJsonCopy(value, maxChars);
+  if (plain !== undefined) return plain;
   if (
     typeof value === 'object' &&
     !Array.isArray(value) &&

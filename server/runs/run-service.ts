@@ -100,5 +100,6 @@ export class RunService {
   async close(): Promise<void> {
     for (const timer of this.timers) clearInterval(timer);
     await this.recorder.flush();
+    await this.store.close();
   }
 }

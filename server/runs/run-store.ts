@@ -1,5 +1,8 @@
-/** The run history, written once for SQLite and PostgreSQL through the SQL port. */
-import { run, type SqlPort, type SqlSteps } from '../db/sql';
+/**
+ * The run history, written once for SQLite and PostgreSQL through the SQL port; on a SQLite file the rows
+ * are written by a thread of their own (`sqlite-run-writer.ts`).
+ */
+import { run, type SqlPort } from '../db/sql';
 import type { RunTriggerKind } from './run-trigger';
 import type { RunDetail, RunError, RunStatus, RunSummary } from './run-records';
 
@@ -87,7 +90,21 @@ export interface RunWrite {
   searchText: string;
 }
 
-function* upsert(write: RunWrite): SqlSteps<void> {
+/** A run's row, new or changed (the first row of an async run, then its end). */
+const UPSERT_SQL = `INSERT INTO pipeline_run (id, pipeline_ref, pipeline_key, pipeline_hash, trigger_kind,
+     trigger_source, parent_id, username, user_uuid, status, created, started, finished, duration_ms,
+     steps_executed, error_json, search_text, instance, detail_json, background)
+   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)
+   ON CONFLICT (id) DO UPDATE SET status = excluded.status, started = excluded.started,
+     finished = excluded.finished, duration_ms = excluded.duration_ms,
+     steps_executed = excluded.steps_executed, error_json = excluded.error_json,
+     search_text = excluded.search_text, instance = excluded.instance, detail_json = excluded.detail_json`;
+
+/** `UPSERT_SQL` with SQLite's placeholders (its parameters are used once each, in order). */
+export const SQLITE_UPSERT_SQL = UPSERT_SQL.replace(/\$\d+/g, '?');
+
+/** The values of `UPSERT_SQL`'s placeholders, in order. */
+function upsertParams(write: RunWrite): unknown[] {
   const r = write.run;
   const detail: DetailJson = {
     source: r.source,
@@ -96,49 +113,58 @@ function* upsert(write: RunWrite): SqlSteps<void> {
     steps: r.steps,
     resume: r.resume,
   };
-  yield* run(
-    `INSERT INTO pipeline_run (id, pipeline_ref, pipeline_key, pipeline_hash, trigger_kind, trigger_source,
-       parent_id, username, user_uuid, status, created, started, finished, duration_ms, steps_executed,
-       error_json, search_text, instance, detail_json, background)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)
-     ON CONFLICT (id) DO UPDATE SET status = excluded.status, started = excluded.started,
-       finished = excluded.finished, duration_ms = excluded.duration_ms,
-       steps_executed = excluded.steps_executed, error_json = excluded.error_json,
-       search_text = excluded.search_text, instance = excluded.instance, detail_json = excluded.detail_json`,
-    [
-      r.id,
-      pipelineRefOf(r),
-      r.pipelineKey,
-      r.pipelineHash,
-      r.trigger.kind,
-      r.trigger.source ?? null,
-      r.parentId,
-      r.username,
-      r.userUuid,
-      r.status,
-      r.created,
-      r.started,
-      r.finished,
-      r.durationMs,
-      r.stepsExecuted,
-      r.error === null ? null : JSON.stringify(r.error),
-      write.searchText,
-      r.instance,
-      JSON.stringify(detail),
-      r.async ? 1 : 0,
-    ],
-  );
+  return [
+    r.id,
+    pipelineRefOf(r),
+    r.pipelineKey,
+    r.pipelineHash,
+    r.trigger.kind,
+    r.trigger.source ?? null,
+    r.parentId,
+    r.username,
+    r.userUuid,
+    r.status,
+    r.created,
+    r.started,
+    r.finished,
+    r.durationMs,
+    r.stepsExecuted,
+    r.error === null ? null : JSON.stringify(r.error),
+    write.searchText,
+    r.instance,
+    JSON.stringify(detail),
+    r.async ? 1 : 0,
+  ];
+}
+
+/** Writes batches of rows of `UPSERT_SQL` elsewhere (a SQLite file's own writer thread). */
+export interface RunRowWriter {
+  write(rows: readonly unknown[][]): Promise<void>;
+  close(): Promise<void>;
 }
 
 export class RunStore {
-  constructor(private readonly sql: SqlPort) {}
+  /** `writer`: where rows go instead of `sql` (SQLite files: a thread of their own). */
+  constructor(
+    private readonly sql: SqlPort,
+    private readonly writer?: RunRowWriter,
+  ) {}
 
   /** Writes runs (new or changed) in one transaction. */
   async write(writes: readonly RunWrite[]): Promise<void> {
     if (writes.length === 0) return;
+    if (this.writer) {
+      await this.writer.write(writes.map(upsertParams));
+      return;
+    }
     await this.sql.transaction(function* () {
-      for (const write of writes) yield* upsert(write);
+      for (const write of writes) yield* run(UPSERT_SQL, upsertParams(write));
     });
+  }
+
+  /** Ends the writer (after the last write). */
+  async close(): Promise<void> {
+    await this.writer?.close();
   }
 
   async get(id: string): Promise<RunDetail | undefined> {
