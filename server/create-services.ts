@@ -1,6 +1,7 @@
 /** The composition root: opens the database and builds every service once. */
 import { CommandRegistry, type CommandDefinition } from '../shared/commands';
 import { serverCommands } from './commands';
+import { BUILT_IN_ROLES } from './commands/command-roles';
 import type { ServerConfig } from './config';
 import { openDatabaseParts } from './parts/open-database-parts';
 import { openServerDatabase } from './db/server-database';
@@ -30,7 +31,7 @@ import { registerStepPreparer } from './pipeline/execute-pipeline';
 import { uriPrefetcher } from './uri/prefetch-uris';
 
 export interface ServiceOptions {
-  iam?: IamOptions;
+  iam?: Partial<IamOptions>;
   /** The buffer the logger also writes to (`createLogger(level, recentLogs)`), for `log.list`. */
   recentLogs?: RecentLogs;
   /** More commands beside the built-in ones (tests use it to add commands that misbehave on purpose). */
@@ -48,6 +49,7 @@ export async function createServices(
   try {
     const parts = await openDatabaseParts(database, config, logger);
     const iam = await createIamService(database.sql, config, logger, {
+      builtInRoles: BUILT_IN_ROLES,
       bruteForce: config.bruteForce,
       ...parts.iam,
       ...options.iam,

@@ -1,5 +1,5 @@
 /** Renders the command reference (docs/commands.md) from the registry: the contracts are the one source. */
-import type { CommandContract, JsonSchema } from '../../shared/commands';
+import type { CommandAudience, CommandContract, JsonSchema } from '../../shared/commands';
 import { isReadOnly, permissionOf } from '../../shared/commands';
 
 function typeText(schema: JsonSchema): string {
@@ -30,7 +30,8 @@ function renderCommand(contract: CommandContract): string {
     lines.push('');
   }
   lines.push(
-    `Input: ${contract.input}. Output: ${contract.output}. Permission: \`${permissionOf(contract)}\`. ` +
+    `Input: ${contract.input}. Output: ${contract.output}. Permission: \`${permissionOf(contract)}\` ` +
+      `(${AUDIENCE_WORDS[contract.audience ?? 'admin']}). ` +
       (isReadOnly(contract) ? 'Reads only: runs over GET too.' : 'Writes: over POST only.'),
     '',
   );
@@ -41,6 +42,13 @@ function renderCommand(contract: CommandContract): string {
 }
 
 /** The whole reference, grouped by the first part of the name. */
+/** Who holds a command's permission on a new installation, by its audience. */
+const AUDIENCE_WORDS: Record<CommandAudience, string> = {
+  user: 'every user: ROLE_USER',
+  developer: 'developers: ROLE_DEVELOPER',
+  admin: 'admins only',
+};
+
 export function renderCommandReference(contracts: readonly CommandContract[]): string {
   const groups = new Map<string, CommandContract[]>();
   for (const contract of contracts) {

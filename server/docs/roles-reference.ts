@@ -1,5 +1,5 @@
-/** Renders the built-in roles table of docs/auth.md from the one list in server/iam. */
-import { BUILT_IN_ROLES } from '../iam';
+/** Renders the built-in roles table of docs/auth.md from the roles the commands' audiences make. */
+import { BUILT_IN_ROLES } from '../commands/command-roles';
 import { replaceBetween } from './generated-section';
 
 export function withRolesTable(document: string): string {

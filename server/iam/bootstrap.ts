@@ -11,7 +11,7 @@ import { ROLE_ADMIN, ROLE_USER } from '../../shared/auth';
 import type { ServerConfig } from '../config';
 import { type SqlPort, run } from '../db/sql';
 import type { Logger } from '../logging/logger';
-import { BUILT_IN_ROLES } from './built-in-roles';
+import type { BuiltInRole } from './built-in-roles';
 import type { PasswordHasher } from './password-hasher';
 import type { RoleDirectory } from './role-directory';
 import type { UserDirectory } from './user-directory';
@@ -24,6 +24,8 @@ export const INITIAL_ADMIN_PASSWORD_FILE = 'initial-admin-password';
 
 export interface BootstrapDeps {
   sql: SqlPort;
+  /** The built-in roles with their default permissions (made from the commands' contracts). */
+  builtInRoles: readonly BuiltInRole[];
   config: ServerConfig;
   logger: Logger;
   roles: RoleDirectory;
@@ -34,9 +36,9 @@ export interface BootstrapDeps {
 }
 
 export async function bootstrapIam(deps: BootstrapDeps): Promise<void> {
-  const { sql, roles, users } = deps;
-  const missing: (typeof BUILT_IN_ROLES)[number][] = [];
-  for (const role of BUILT_IN_ROLES) if (!(await roles.byName(role.name))) missing.push(role);
+  const { sql, roles, users, builtInRoles } = deps;
+  const missing: BuiltInRole[] = [];
+  for (const role of builtInRoles) if (!(await roles.byName(role.name))) missing.push(role);
   const hasSystemUser = (await users.byName(SYSTEM_USERNAME)) !== undefined;
   const given = await grantedDefaults(sql);
   const now = Date.now();
@@ -45,7 +47,7 @@ export async function bootstrapIam(deps: BootstrapDeps): Promise<void> {
     for (const role of missing) {
       yield* roles.createSteps({ name: role.name, description: role.description, builtin: true });
     }
-    for (const role of BUILT_IN_ROLES) {
+    for (const role of builtInRoles) {
       // Each default is given once: one an admin took away later stays away.
       const fresh = role.composites.filter((c) => !given.has(`${role.name}\u0000${c}`));
       if (fresh.length === 0) continue;

@@ -15,6 +15,7 @@ import type { ServerConfig } from '../config';
 import { type SqlPort, SqliteSqlPort, migrateModule } from '../db/sql';
 import type { Logger } from '../logging/logger';
 import { ADMIN_USERNAME, SYSTEM_USERNAME, bootstrapIam } from './bootstrap';
+import type { BuiltInRole } from './built-in-roles';
 import { BruteForceGuard, DEFAULT_BRUTE_FORCE_POLICY, type BruteForcePolicy } from './brute-force-guard';
 import { ClientRegistry } from './client-registry';
 import { CredentialCache } from './credential-cache';
@@ -35,6 +36,8 @@ import { type SyncSqlReader, type SyncUserReader, syncUserReader } from './sync-
 import { UserDirectory } from './user-directory';
 
 export interface IamOptions {
+  /** The built-in roles with their default permissions: `BUILT_IN_ROLES` of server/commands/command-roles.ts. */
+  builtInRoles: readonly BuiltInRole[];
   /** Lower only in tests (see TEST_HASH_COST). */
   passwordHashCost?: PasswordHashCost;
   /** Replaces the hasher (tests that need to hold a verification in flight). */
@@ -121,7 +124,7 @@ export async function createIamService(
   sql: SqlPort,
   config: ServerConfig,
   logger: Logger,
-  options: IamOptions = {},
+  options: IamOptions,
 ): Promise<IamService> {
   await migrateModule(sql, 'iam', { sqlite: IAM_MIGRATIONS, postgres: POSTGRES_IAM_MIGRATIONS });
   const now = options.now ?? Date.now;
@@ -167,7 +170,16 @@ export async function createIamService(
   const apiTokens = new ApiTokenStore(sql, now);
 
   const signingKey = await sql.exclusive('iam.start', async () => {
-    await bootstrapIam({ sql, config, logger, roles, users, hasher, announce: options.announce });
+    await bootstrapIam({
+      sql,
+      builtInRoles: options.builtInRoles,
+      config,
+      logger,
+      roles,
+      users,
+      hasher,
+      announce: options.announce,
+    });
     return loadOrCreateSigningKey(sql);
   });
   /** Re-reads everything kept in memory. */

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SqlPort } from '../db/sql';
 import type { SyncSqlReader } from './sync-user-reader';
+import { BUILT_IN_ROLES } from '../commands/command-roles';
 import { silentLogger } from '../logging/logger';
 import { type IamOptions, createIamService } from './iam-service';
 import { TEST_HASH_COST } from './password-hasher';
@@ -23,8 +24,9 @@ const policy = { slowAfter: 100, lockAfter: 3, windowMs: 60_000, lockMs: 60_000 
 
 export function runIamStoreContract(name: string, open: () => Promise<IamDatabase>): void {
   /** An IAM (an instance) on the database. */
-  const iamOn = (db: IamDatabase, options: IamOptions = {}) =>
+  const iamOn = (db: IamDatabase, options: Partial<IamOptions> = {}) =>
     createIamService(db.port(), testConfig(), silentLogger(), {
+      builtInRoles: BUILT_IN_ROLES,
       syncReader: db.syncReader,
       passwordHashCost: TEST_HASH_COST,
       sleep: async () => {},

@@ -7,7 +7,7 @@ export {
   type CreateUserInput,
 } from './iam-service';
 export { ADMIN_USERNAME, SYSTEM_USERNAME, DEFAULT_CLIENTS, INITIAL_ADMIN_PASSWORD_FILE } from './bootstrap';
-export { BUILT_IN_ROLES } from './built-in-roles';
+export { builtInRoles, type BuiltInRole } from './built-in-roles';
 export { TEST_HASH_COST, PRODUCTION_HASH_COST, type PasswordHashCost } from './password-hasher';
 export {
   DEFAULT_BRUTE_FORCE_POLICY,

@@ -6,6 +6,7 @@ import { afterEach } from 'vitest';
 import type { ServerConfig } from '../config';
 import { type SqliteDatabase, openDatabase } from '../db';
 import { SqliteSqlPort } from '../db/sql';
+import { BUILT_IN_ROLES } from '../commands/command-roles';
 import { silentLogger } from '../logging/logger';
 import { http, type HttpResponse } from '../testing/http-client';
 import { basicAuth, startTestServer, TEST_ADMIN_PASSWORD, type TestServer } from '../testing/test-server';
@@ -46,13 +47,14 @@ export interface TestIam {
 
 /** A fresh IAM; pass `db` to simulate a restart on the same database. */
 export async function createTestIam(
-  options: IamOptions & { db?: SqliteDatabase; config?: Partial<ServerConfig> } = {},
+  options: Partial<IamOptions> & { db?: SqliteDatabase; config?: Partial<ServerConfig> } = {},
 ): Promise<TestIam> {
   const { db: given, config: overrides, ...iamOptions } = options;
   const config = testConfig(overrides);
   const db = given ?? openDatabase(':memory:');
   const sql = new SqliteSqlPort(db);
   const iam = await createIamService(sql, config, silentLogger(), {
+    builtInRoles: BUILT_IN_ROLES,
     passwordHashCost: TEST_HASH_COST,
     sleep: async () => {},
     ...iamOptions,
@@ -90,7 +92,7 @@ export interface IamTestServer extends TestServer {
  * again on the same database (a restart).
  */
 export async function startIamTestServer(
-  options: IamOptions & { databaseFile?: string } = {},
+  options: Partial<IamOptions> & { databaseFile?: string } = {},
 ): Promise<IamTestServer> {
   const { databaseFile, ...iamOptions } = options;
   const server = await startTestServer({

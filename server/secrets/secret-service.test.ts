@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createIamService } from '../iam';
 import { TEST_HASH_COST } from '../iam';
 import { testConfig } from '../iam/test-iam';
+import { BUILT_IN_ROLES } from '../commands/command-roles';
 import { silentLogger } from '../logging/logger';
 import { withSecretMask } from '../runs/secret-mask';
 import { makePrincipal } from '../store/test-fixtures';
@@ -32,6 +33,7 @@ describe.each(backends)('secrets on %s', (name, open, skip) => {
       try {
         const config = testConfig({ dataDir: dir });
         const iam = await createIamService(sql, config, silentLogger(), {
+          builtInRoles: BUILT_IN_ROLES,
           passwordHashCost: TEST_HASH_COST,
           announce: () => {},
           // PEL's synchronous user lookups are not part of this test (the server uses the sync bridge).
@@ -177,6 +179,7 @@ describe('the master key', () => {
     try {
       const sql = new SqliteSqlPort(db);
       const iam = await createIamService(sql, testConfig({ dataDir: dir }), silentLogger(), {
+        builtInRoles: BUILT_IN_ROLES,
         passwordHashCost: TEST_HASH_COST,
         announce: () => {},
       });

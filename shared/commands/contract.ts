@@ -7,6 +7,14 @@ export type ValueKind = 'none' | 'json' | 'text' | 'bytes' | 'any';
 /** `read`: reads or computes only; `write`: changes stored data, sessions or another system. */
 export type CommandEffect = 'read' | 'write';
 
+/**
+ * Who may run a command on a new installation: every signed-in user (`ROLE_USER`), developers
+ * (`ROLE_DEVELOPER`), or admins only. The built-in roles are made from it (server/iam/built-in-roles.ts).
+ */
+export type CommandAudience = 'user' | 'developer' | 'admin';
+
+export const COMMAND_AUDIENCES: readonly CommandAudience[] = ['user', 'developer', 'admin'];
+
 /** Commands that steer the runner rather than transform the body. */
 export type ControlFlowRole = 'if' | 'if.else' | 'if.end' | 'foreach' | 'foreach.end' | 'exit' | 'finally';
 
@@ -52,6 +60,8 @@ export interface CommandContract {
    * registered command sets it (a test checks).
    */
   effect?: CommandEffect;
+  /** Who may run it by default; every registered command sets it (a test checks). */
+  audience?: CommandAudience;
   /** The role a caller needs; by default `CAN_PIPE_<name>`. */
   permission?: string;
   /** Marks runner-steering commands (`if`, `foreach`, ...). */

@@ -12,6 +12,8 @@ export {
   isReadOnly,
   permissionOf,
   type CommandEffect,
+  type CommandAudience,
+  COMMAND_AUDIENCES,
   type CommandContract,
   type CommandExample,
   type ControlFlowRole,

@@ -16,6 +16,7 @@ export const asyncCancel = defineCommand<ServerServices>(
     input: 'none',
     output: 'json',
     effect: 'write',
+    audience: 'user',
     examples: [
       {
         title: 'Cancel an async run',
@@ -42,6 +43,7 @@ export const asyncPing = defineCommand<ServerServices>(
     input: 'none',
     output: 'json',
     effect: 'read',
+    audience: 'user',
   },
   async (ctx) => {
     const task = asyncTaskOf(await asyncRunOf(ctx.services, ctx.principal, String(ctx.params.correlationId)));

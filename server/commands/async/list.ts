@@ -31,6 +31,7 @@ export const asyncList = defineCommand<ServerServices>(
     input: 'none',
     output: 'json',
     effect: 'read',
+    audience: 'user',
     examples: [
       { title: 'The async runs that failed', pipeline: 'pipeline:\n  - async.list:\n      state: error\n' },
     ],

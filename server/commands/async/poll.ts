@@ -25,6 +25,7 @@ export const asyncPoll = defineCommand<ServerServices>(
     input: 'none',
     output: 'json',
     effect: 'read',
+    audience: 'user',
     examples: [
       {
         title: 'Poll an async run',

@@ -54,6 +54,7 @@ export const barcodeCreate = defineCommand(
     input: 'any',
     output: 'bytes',
     effect: 'read',
+    audience: 'developer',
     examples: [
       {
         title: 'A QR code of a link',

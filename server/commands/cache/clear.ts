@@ -19,6 +19,7 @@ export const cacheClear = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
     effect: 'write',
+    audience: 'developer',
     examples: [{ title: 'Start afresh', pipeline: 'pipeline:\n  - cache.clear: {all: true}\n' }],
   },
   async (ctx) => {

@@ -22,6 +22,7 @@ export const cacheGet = defineCommand<ServerServices>(
     input: 'any',
     output: 'any',
     effect: 'read',
+    audience: 'developer',
     examples: [
       {
         title: 'Read a kept value',

@@ -13,6 +13,7 @@ export const cacheHas = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
     effect: 'read',
+    audience: 'developer',
     examples: [{ title: 'Is it cached?', pipeline: 'pipeline:\n  - cache.has: rates\n' }],
   },
   (ctx) => ctx.services.cache.has(scopeOf(ctx), keyOf(ctx)),

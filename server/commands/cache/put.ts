@@ -28,6 +28,7 @@ export const cachePut = defineCommand<ServerServices>(
     input: 'any',
     output: 'any',
     effect: 'write',
+    audience: 'developer',
     examples: [
       {
         title: 'Keep a look-up for ten minutes',

@@ -13,6 +13,7 @@ export const cacheRemove = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
     effect: 'write',
+    audience: 'developer',
     examples: [{ title: 'Forget a value', pipeline: 'pipeline:\n  - cache.remove: rates\n' }],
   },
   (ctx) => ctx.services.cache.remove(scopeOf(ctx), keyOf(ctx)),

@@ -20,6 +20,7 @@ export const configGet = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
     effect: 'read',
+    audience: 'developer',
     examples: [
       {
         title: 'Is mail set up?',

@@ -18,6 +18,7 @@ export const decrypt = defineCommand<ServerServices>(
     input: 'text',
     output: 'any',
     effect: 'read',
+    audience: 'developer',
     examples: [
       {
         title: 'Read an encrypted value',

@@ -17,6 +17,7 @@ export const encrypt = defineCommand<ServerServices>(
     input: 'any',
     output: 'text',
     effect: 'read',
+    audience: 'developer',
     examples: [
       {
         title: 'Keep a value encrypted',

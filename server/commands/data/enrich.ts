@@ -21,6 +21,7 @@ export const dataEnrich = defineCommand(
     input: 'json',
     output: 'json',
     effect: 'read',
+    audience: 'developer',
     examples: [
       {
         title: 'Add the city',

@@ -23,6 +23,7 @@ export const dataListFilter = defineCommand(
     input: 'json',
     output: 'json',
     effect: 'read',
+    audience: 'developer',
     examples: [
       {
         title: 'Open orders',

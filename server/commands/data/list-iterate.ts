@@ -57,6 +57,7 @@ export const dataListIterate = defineCommand(
     input: 'json',
     output: 'json',
     effect: 'read',
+    audience: 'developer',
     examples: [
       {
         title: 'Allow the people older than 18',

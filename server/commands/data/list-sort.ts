@@ -45,6 +45,7 @@ export const dataListSort = defineCommand(
     input: 'json',
     output: 'json',
     effect: 'read',
+    audience: 'developer',
     examples: [
       {
         title: 'Most expensive first',

@@ -84,6 +84,7 @@ export const dataMapping = defineCommand(
     input: 'json',
     output: 'json',
     effect: 'read',
+    audience: 'developer',
     examples: [
       {
         title: 'CRM customer to ERP customer',

@@ -10,6 +10,7 @@ export const deliveryAttachmentAdd = defineCommand<ServerServices>(
   {
     name: 'delivery.attachment.add',
     effect: 'write',
+    audience: 'developer',
     summary: 'Adds the file in the body to a delivery in DRAFT state, under the given name.',
     description:
       'The body is the content (bytes, or text stored as UTF-8). A FINALIZED delivery is CONFLICT; all files ' +

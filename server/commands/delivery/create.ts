@@ -35,6 +35,7 @@ export const deliveryCreate = defineCommand<ServerServices>(
   {
     name: 'delivery.create',
     effect: 'write',
+    audience: 'developer',
     summary: 'Creates a secure delivery (DRAFT): subject, message, recipients, files, privacy level, expiry.',
     description:
       'Nothing is mailed until delivery.send. Malformed recipient addresses refuse the whole delivery ' +

@@ -14,6 +14,7 @@ export const deliveryDelete = defineCommand<ServerServices>(
   {
     name: 'delivery.delete',
     effect: 'write',
+    audience: 'developer',
     summary: 'Deletes a delivery you sent, with its files; its download links stop working.',
     parameters,
     required: ['deliveryUuid'],
@@ -27,6 +28,7 @@ export const deliveryOutboxDelete = defineCommand<ServerServices>(
   {
     name: 'delivery.outbox.delete',
     effect: 'write',
+    audience: 'developer',
     summary: 'Deletes a delivery from your outbox (as delivery.delete).',
     parameters,
     required: ['deliveryUuid'],

@@ -8,6 +8,7 @@ export const deliveryFinalize = defineCommand<ServerServices>(
   {
     name: 'delivery.finalize',
     effect: 'write',
+    audience: 'developer',
     summary: 'Finalizes a delivery: its message and files can no longer change, recipients still can.',
     parameters: { deliveryUuid: DELIVERY_UUID },
     required: ['deliveryUuid'],

@@ -10,6 +10,7 @@ export const deliveryGet = defineCommand<ServerServices>(
   {
     name: 'delivery.get',
     effect: 'read',
+    audience: 'developer',
     summary:
       'Returns a delivery you sent: subject, message, state, recipients with their download counts, files.',
     description: 'Only the sender (or an admin) sees a delivery; any other uuid is NOT_FOUND.',
@@ -25,6 +26,7 @@ export const deliveryOutboxDetails = defineCommand<ServerServices>(
   {
     name: 'delivery.outbox.details',
     effect: 'read',
+    audience: 'developer',
     summary: 'Returns the details of a delivery of your outbox (as delivery.get).',
     parameters,
     required: ['deliveryUuid'],

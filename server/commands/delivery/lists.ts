@@ -27,6 +27,7 @@ export const deliveryOutboxList = defineCommand<ServerServices>(
   {
     name: 'delivery.outbox.list',
     effect: 'read',
+    audience: 'developer',
     summary: 'Lists the deliveries you created, newest first.',
     parameters: {},
     input: 'none',
@@ -39,6 +40,7 @@ export const deliveryInboxList = defineCommand<ServerServices>(
   {
     name: 'delivery.inbox.list',
     effect: 'read',
+    audience: 'developer',
     summary: 'Lists the deliveries sent to your mail address, newest first.',
     parameters: {},
     input: 'none',
@@ -55,6 +57,7 @@ export const deliveryInboxDetails = defineCommand<ServerServices>(
   {
     name: 'delivery.inbox.details',
     effect: 'read',
+    audience: 'developer',
     summary: 'Returns a delivery sent to your address (admins: to recipientEmail).',
     parameters: {
       deliveryUuid: DELIVERY_UUID,

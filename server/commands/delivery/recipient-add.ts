@@ -10,6 +10,7 @@ export const deliveryRecipientAdd = defineCommand<ServerServices>(
   {
     name: 'delivery.recipient.add',
     effect: 'write',
+    audience: 'developer',
     summary: 'Adds a recipient to a delivery; delivery.send then mails it its link.',
     description:
       'A malformed address is PARAM_INVALID. An encrypted delivery (level 3, 4) already sent takes no new ' +

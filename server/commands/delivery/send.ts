@@ -9,6 +9,7 @@ export const deliverySend = defineCommand<ServerServices>(
   {
     name: 'delivery.send',
     effect: 'write',
+    audience: 'developer',
     summary: 'Sends a delivery: each recipient (or those given) gets a mail with its own download link.',
     description:
       'Through mail.send’s transport (SMTP, else the outbox). From privacy level 2 a second mail carries the ' +

@@ -10,6 +10,7 @@ export const deliveryUpdate = defineCommand<ServerServices>(
   {
     name: 'delivery.update',
     effect: 'write',
+    audience: 'developer',
     summary: 'Changes a delivery; what is given replaces what it had. Without deliveryUuid, creates one.',
     description:
       'Subject, message, privacy level, expiry and files change only in DRAFT (else CONFLICT); recipients always. ' +

@@ -13,6 +13,7 @@ export const driveCopy = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
     effect: 'write',
+    audience: 'developer',
     examples: [
       {
         title: 'Share a report',

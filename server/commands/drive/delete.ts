@@ -14,6 +14,7 @@ export const driveDelete = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
     effect: 'write',
+    audience: 'developer',
     examples: [{ title: 'Delete a file', pipeline: 'pipeline:\n  - drive.delete: reports/old.pdf\n' }],
   },
   async (ctx) => ({ path: pathOf(ctx), deleted: await driveOf(ctx).delete(ctx.principal, pathOf(ctx)) }),

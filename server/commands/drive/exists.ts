@@ -13,6 +13,7 @@ export const driveExists = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
     effect: 'read',
+    audience: 'developer',
     examples: [{ title: 'Check for a file', pipeline: 'pipeline:\n  - drive.exists: reports/invoice.pdf\n' }],
   },
   (ctx) => driveOf(ctx).exists(ctx.principal, pathOf(ctx)),

@@ -15,6 +15,7 @@ export const driveList = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
     effect: 'read',
+    audience: 'developer',
     examples: [{ title: 'List the shared reports', pipeline: 'pipeline:\n  - drive.list: shared/reports\n' }],
   },
   (ctx) => driveOf(ctx).list(ctx.principal, pathOf(ctx)),

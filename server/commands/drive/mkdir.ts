@@ -21,6 +21,7 @@ export const driveMkdir = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
     effect: 'write',
+    audience: 'developer',
     examples: [
       {
         title: 'Create a folder',

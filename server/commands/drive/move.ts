@@ -13,6 +13,7 @@ export const driveMove = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
     effect: 'write',
+    audience: 'developer',
     examples: [
       {
         title: 'Archive a report',

@@ -20,6 +20,7 @@ export const driveRead = defineCommand<ServerServices>(
     input: 'any',
     output: 'bytes',
     effect: 'read',
+    audience: 'developer',
     examples: [{ title: 'Read a file', pipeline: 'pipeline:\n  - drive.read: reports/invoice.pdf\n' }],
   },
   (ctx) => driveOf(ctx).read(ctx.principal, pathOf(ctx), ctx.services.config.limits.commandBodyBytes),

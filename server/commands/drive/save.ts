@@ -26,6 +26,7 @@ export const driveSave = defineCommand<ServerServices>(
     input: 'bytes',
     output: 'any',
     effect: 'write',
+    audience: 'developer',
     examples: [
       {
         title: 'Save a generated text',

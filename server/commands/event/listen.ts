@@ -30,6 +30,7 @@ export const eventListen = defineCommand<ServerServices>(
     input: 'any',
     output: 'any',
     effect: 'write',
+    audience: 'developer',
     examples: [
       {
         title: 'React to new form submissions',

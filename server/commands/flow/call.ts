@@ -29,6 +29,7 @@ export const call = defineCommand<ServerServices>(
     input: 'any',
     output: 'any',
     effect: 'write',
+    audience: 'developer',
     examples: [
       {
         title: 'Call a stored pipeline with arguments',

@@ -28,6 +28,7 @@ export const macro = defineCommand<ServerServices>(
   {
     name: 'macro',
     effect: 'read',
+    audience: 'admin',
     summary: 'Declares a macro: an expression with default arguments, run here or later by macro.run.',
     parameters: {
       name: {
@@ -83,6 +84,7 @@ export const macroRun = defineCommand<ServerServices>(
   {
     name: 'macro.run',
     effect: 'write',
+    audience: 'admin',
     summary: 'Runs a macro declared before in this pipeline, with its default arguments overridden by args.',
     parameters: {
       name: { type: 'string', minLength: 1, description: 'The name of the macro.' },

@@ -25,6 +25,7 @@ export const pipelineGet = defineCommand<ServerServices>(
   {
     name: 'pipeline.get',
     effect: 'read',
+    audience: 'developer',
     summary: 'Returns all persisted pipelines (the caller may read) whose name matches; * matches any text.',
     parameters: {
       name: {

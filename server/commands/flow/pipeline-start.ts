@@ -74,6 +74,7 @@ export const pipelineStart = defineCommand<ServerServices>(
     input: 'any',
     output: 'any',
     effect: 'write',
+    audience: 'developer',
     examples: [
       {
         title: 'Run a stored pipeline',
@@ -100,6 +101,7 @@ export const pipelineRun = defineCommand<ServerServices>(
     input: 'any',
     output: 'any',
     effect: 'write',
+    audience: 'developer',
   },
   (ctx) => start(ctx, referenceParameter(ctx)),
 );

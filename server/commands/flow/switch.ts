@@ -25,6 +25,7 @@ export const switchCommand = defineCommand(
     input: 'any',
     output: 'any',
     effect: 'read',
+    audience: 'developer',
     examples: [
       {
         title: 'Pick a label',

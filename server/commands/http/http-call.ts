@@ -184,6 +184,7 @@ export function defineHttpCommand(method: HttpMethod, example: string): CommandD
       output: 'any',
       // Even a GET reaches another system on the caller's behalf: never run from a browser's GET.
       effect: 'write',
+      audience: 'developer',
       examples: [{ title: `Call another system with ${method}`, pipeline: example }],
     },
     (ctx) => call(ctx, method),

@@ -9,6 +9,7 @@ export const iamApitokenList = defineCommand<ServerServices>(
   {
     name: 'iam.apitoken.list',
     effect: 'read',
+    audience: 'user',
     summary: 'Lists active API tokens (uuid, name, owner, created, expires, last use), never the tokens.',
     description:
       "Without `username`, the caller's own tokens. Admins may name another user, or `*` for everyone's. " +

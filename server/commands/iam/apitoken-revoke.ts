@@ -9,6 +9,7 @@ export const iamApitokenRevoke = defineCommand<ServerServices>(
   {
     name: 'iam.apitoken.revoke',
     effect: 'write',
+    audience: 'user',
     summary: 'Revokes an API token by its uuid; only its owner or an admin may.',
     description: 'A Pipework addition, beside `iam.apitoken`.',
     parameters: { uuid: { type: 'string', description: 'The uuid of the token, as listed.' } },

@@ -14,6 +14,7 @@ export const iamApitoken = defineCommand<ServerServices>(
   {
     name: 'iam.apitoken',
     effect: 'write',
+    audience: 'user',
     summary: 'Creates a long-lived API token for the given credentials; the token is shown only this once.',
     description:
       'Needs no prior credentials. Send the token as `Authorization: Apitoken <token>`, or as `refreshToken` ' +

@@ -12,6 +12,7 @@ export const iamBruteforceRelease = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
     effect: 'write',
+    audience: 'admin',
   },
   async (ctx) => {
     const username = await bruteforceUsername(ctx);

@@ -12,6 +12,7 @@ export const iamBruteforceStatus = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
     effect: 'read',
+    audience: 'admin',
   },
   async (ctx) => iamOf(ctx).bruteForce.status(await bruteforceUsername(ctx)),
 );

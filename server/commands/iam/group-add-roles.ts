@@ -17,6 +17,7 @@ export const iamGroupAddRoles = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
     effect: 'write',
+    audience: 'admin',
   },
   async (ctx) => {
     const iam = iamOf(ctx);

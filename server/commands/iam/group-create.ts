@@ -19,6 +19,7 @@ export const iamGroupCreate = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
     effect: 'write',
+    audience: 'admin',
   },
   async (ctx) => {
     const iam = iamOf(ctx);

@@ -12,6 +12,7 @@ export const iamGroupDelete = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
     effect: 'write',
+    audience: 'admin',
   },
   async (ctx) => {
     const uuid = requiredString(ctx, 'uuid');

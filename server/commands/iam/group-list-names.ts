@@ -7,6 +7,7 @@ export const iamGroupListNames = defineCommand<ServerServices>(
   {
     name: 'iam.group.list.names',
     effect: 'read',
+    audience: 'developer',
     summary: 'Lists the names of all groups, ordered by name.',
     parameters: LIST_PARAMETERS,
     input: 'any',

@@ -17,6 +17,7 @@ export const iamGroupList = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
     effect: 'read',
+    audience: 'developer',
   },
   async (ctx) => {
     const groups = await iamOf(ctx).groups.list(listQueryOf(ctx));

@@ -15,6 +15,7 @@ export const iamGroupMembers = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
     effect: 'read',
+    audience: 'developer',
   },
   async (ctx) => {
     const iam = iamOf(ctx);

@@ -7,6 +7,7 @@ export const iamGroupRoles = defineCommand<ServerServices>(
   {
     name: 'iam.group.roles',
     effect: 'read',
+    audience: 'developer',
     summary: 'Lists all effective role names the given group is assigned to.',
     parameters: {
       groupName: {

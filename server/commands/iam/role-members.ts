@@ -12,6 +12,7 @@ export const iamRoleMembers = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
     effect: 'read',
+    audience: 'developer',
   },
   async (ctx) => {
     const iam = iamOf(ctx);

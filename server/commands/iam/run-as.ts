@@ -16,6 +16,7 @@ export const iamRunAs = defineCommand<ServerServices>(
     input: 'any',
     output: 'none',
     effect: 'write',
+    audience: 'admin',
     examples: [
       {
         title: 'Run the setup as the technical user',

@@ -7,6 +7,7 @@ export const iamSearch = defineCommand<ServerServices>(
   {
     name: 'iam.search',
     effect: 'read',
+    audience: 'developer',
     summary:
       'Searches the IAM for entities of one type (ROLE, USER, GROUP, REALM), as Keycloak represents them.',
     parameters: {

@@ -12,6 +12,7 @@ export const iamTenantCreate = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
     effect: 'write',
+    audience: 'admin',
   },
   async (ctx) => {
     const row = await iamOf(ctx).tenants.create(requiredString(ctx, 'name'));

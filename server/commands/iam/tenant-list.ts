@@ -11,6 +11,7 @@ export const iamTenantList = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
     effect: 'read',
+    audience: 'admin',
   },
   async (ctx) => {
     const query = listQueryOf(ctx);

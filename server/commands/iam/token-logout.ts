@@ -13,6 +13,7 @@ export const iamTokenLogout = defineCommand<ServerServices>(
     input: 'any',
     output: 'none',
     effect: 'write',
+    audience: 'user',
   },
   async (ctx) => {
     await iamOf(ctx).tokens.logout(requiredString(ctx, 'refreshToken'));

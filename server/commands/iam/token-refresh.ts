@@ -21,6 +21,7 @@ export const iamTokenRefresh = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
     effect: 'write',
+    audience: 'user',
   },
   async (ctx) => {
     try {

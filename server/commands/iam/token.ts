@@ -22,6 +22,7 @@ export const iamToken = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
     effect: 'write',
+    audience: 'user',
   },
   async (ctx) => {
     try {

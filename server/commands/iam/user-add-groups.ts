@@ -21,6 +21,7 @@ export const iamUserAddGroups = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
     effect: 'write',
+    audience: 'admin',
   },
   async (ctx) => {
     const iam = iamOf(ctx);

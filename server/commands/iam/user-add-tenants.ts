@@ -24,6 +24,7 @@ export const iamUserAddTenants = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
     effect: 'write',
+    audience: 'admin',
   },
   async (ctx) => {
     const iam = iamOf(ctx);

@@ -33,6 +33,7 @@ export const iamUserCreate = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
     effect: 'write',
+    audience: 'admin',
     examples: [
       {
         title: 'Create a developer',

@@ -13,6 +13,7 @@ export const iamUserDelete = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
     effect: 'write',
+    audience: 'admin',
   },
   async (ctx) => {
     const iam = iamOf(ctx);

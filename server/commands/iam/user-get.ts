@@ -12,6 +12,7 @@ export const iamUserGet = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
     effect: 'read',
+    audience: 'developer',
   },
   async (ctx) => {
     const row = await iamOf(ctx).users.require({

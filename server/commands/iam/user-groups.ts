@@ -19,6 +19,7 @@ export const iamUserGroups = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
     effect: 'read',
+    audience: 'developer',
   },
   async (ctx) => {
     const iam = iamOf(ctx);

@@ -26,6 +26,7 @@ export const iamUserList = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
     effect: 'read',
+    audience: 'developer',
   },
   async (ctx) => {
     const iam = iamOf(ctx);

@@ -18,6 +18,7 @@ export const iamUserRoles = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
     effect: 'read',
+    audience: 'developer',
   },
   async (ctx) => {
     const iam = iamOf(ctx);

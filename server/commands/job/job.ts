@@ -39,6 +39,7 @@ export const job = defineCommand<ServerServices>(
     input: 'any',
     output: 'any',
     effect: 'read',
+    audience: 'developer',
     examples: [
       {
         title: 'A reminder every weekday at 7 in Berlin',

@@ -13,6 +13,7 @@ export const jobList = defineCommand<ServerServices>(
     input: 'none',
     output: 'json',
     effect: 'read',
+    audience: 'developer',
     examples: [{ title: 'List the jobs', pipeline: 'pipeline:\n  - job.list\n' }],
   },
   async (ctx) => {

@@ -16,6 +16,7 @@ export const jobStatus = defineCommand<ServerServices>(
     input: 'none',
     output: 'json',
     effect: 'read',
+    audience: 'developer',
     examples: [
       {
         title: 'When did the nightly job last run?',

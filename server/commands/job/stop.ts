@@ -19,6 +19,7 @@ export const jobStop = defineCommand<ServerServices>(
     input: 'none',
     output: 'json',
     effect: 'write',
+    audience: 'developer',
     examples: [
       {
         title: 'Pause the nightly job',

@@ -129,6 +129,7 @@ export const jsonValidate = defineCommand<ServerServices>(
     input: 'json',
     output: 'json',
     effect: 'read',
+    audience: 'developer',
     examples: [
       {
         title: 'Validate a person',

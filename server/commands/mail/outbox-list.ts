@@ -13,6 +13,7 @@ export const mailOutboxList = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
     effect: 'read',
+    audience: 'admin',
     examples: [{ title: 'What was sent', pipeline: 'pipeline:\n  - mail.outbox.list\n' }],
   },
   (ctx) => ctx.services.mail.outbox(),

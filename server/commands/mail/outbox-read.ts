@@ -15,6 +15,7 @@ export const mailOutboxRead = defineCommand<ServerServices>(
     input: 'any',
     output: 'bytes',
     effect: 'read',
+    audience: 'admin',
     examples: [
       {
         title: 'The newest mail',

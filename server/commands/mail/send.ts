@@ -101,6 +101,7 @@ export const mailSend = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
     effect: 'write',
+    audience: 'developer',
     examples: [
       {
         title: 'Mail a report from the drive',

@@ -39,6 +39,7 @@ export const pdfCreate = defineCommand<ServerServices>(
     input: 'any',
     output: 'bytes',
     effect: 'read',
+    audience: 'developer',
     examples: [
       {
         title: 'A blank page with a stamp',

@@ -63,6 +63,7 @@ export const pdfStamp = defineCommand<ServerServices>(
     input: 'bytes',
     output: 'bytes',
     effect: 'read',
+    audience: 'developer',
     examples: [
       {
         title: 'Mark a document as approved',

@@ -13,6 +13,7 @@ export const propertyAttachmentChecksum = defineCommand<ServerServices>(
   {
     name: 'property.attachment.checksum',
     effect: 'read',
+    audience: 'user',
     summary:
       "Returns the MD5 checksum (hex) of an attachment's content; verifies it when `checksum` is given.",
     parameters: {

@@ -28,6 +28,7 @@ export const propertyAttachmentChunkGet = defineCommand<ServerServices>(
     input: 'any',
     output: 'bytes',
     effect: 'read',
+    audience: 'user',
     examples: [
       {
         title: 'Read the first chunk',

@@ -32,6 +32,7 @@ export const propertyAttachmentChunkPut = defineCommand<ServerServices>(
     input: 'bytes',
     output: 'json',
     effect: 'write',
+    audience: 'user',
     examples: [
       {
         title: 'Append a chunk from the body',

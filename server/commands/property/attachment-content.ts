@@ -26,6 +26,7 @@ export const propertyAttachmentContent = defineCommand<ServerServices>(
     input: 'any',
     output: 'bytes',
     effect: 'read',
+    audience: 'user',
     examples: [
       {
         title: 'Download an attachment',

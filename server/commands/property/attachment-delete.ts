@@ -20,6 +20,7 @@ export const propertyAttachmentDelete = defineCommand<ServerServices>(
     input: 'any',
     output: 'none',
     effect: 'write',
+    audience: 'user',
     examples: [
       {
         title: 'Remove an attachment',

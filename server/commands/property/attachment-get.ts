@@ -20,6 +20,7 @@ export const propertyAttachmentGet = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
     effect: 'read',
+    audience: 'user',
     examples: [
       {
         title: 'Size of an attachment',

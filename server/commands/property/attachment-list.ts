@@ -15,6 +15,7 @@ export const propertyAttachmentList = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
     effect: 'read',
+    audience: 'user',
     examples: [
       {
         title: 'List attachments',

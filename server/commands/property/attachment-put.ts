@@ -46,6 +46,7 @@ export const propertyAttachmentPut = defineCommand<ServerServices>(
     input: 'bytes',
     output: 'json',
     effect: 'write',
+    audience: 'user',
     examples: [
       {
         title: 'Attach a generated text',

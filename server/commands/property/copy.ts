@@ -14,6 +14,7 @@ export const propertyCopy = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
     effect: 'write',
+    audience: 'user',
     examples: [
       {
         title: 'Copy a form',

@@ -38,6 +38,7 @@ export const propertyDelete = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
     effect: 'write',
+    audience: 'user',
     examples: [
       {
         title: 'Delete an app',

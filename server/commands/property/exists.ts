@@ -13,6 +13,7 @@ export const propertyExists = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
     effect: 'read',
+    audience: 'user',
     examples: [
       {
         title: 'Check before creating',

@@ -13,6 +13,7 @@ export const propertyGet = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
     effect: 'read',
+    audience: 'user',
     examples: [
       { title: 'Read a property', pipeline: 'pipeline:\n  - property.get: global/app/myapp/config/app\n' },
     ],

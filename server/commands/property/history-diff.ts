@@ -21,6 +21,7 @@ export const propertyHistoryDiff = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
     effect: 'read',
+    audience: 'user',
     examples: [
       {
         title: 'What changed since version 12',

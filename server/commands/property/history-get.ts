@@ -14,6 +14,7 @@ export const propertyHistoryGet = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
     effect: 'read',
+    audience: 'user',
     examples: [
       {
         title: 'Read version 12 of a pipeline',

@@ -21,6 +21,7 @@ export const propertyHistoryList = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
     effect: 'read',
+    audience: 'user',
     examples: [
       {
         title: 'The history of a pipeline',

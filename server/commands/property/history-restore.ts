@@ -27,6 +27,7 @@ export const propertyHistoryRestore = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
     effect: 'write',
+    audience: 'user',
     examples: [
       {
         title: 'Undo a change',

@@ -111,6 +111,7 @@ export const propertyImport = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
     effect: 'write',
+    audience: 'developer',
     examples: [
       {
         title: 'Import what another instance listed, overwriting what is there',

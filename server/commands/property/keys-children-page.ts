@@ -30,6 +30,7 @@ export const propertyKeysChildrenPage = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
     effect: 'read',
+    audience: 'user',
     examples: [
       {
         title: 'The first 100 entries of a large folder',

@@ -19,6 +19,7 @@ export const propertyKeysChildren = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
     effect: 'read',
+    audience: 'user',
     examples: [
       { title: 'Browse the apps', pipeline: 'pipeline:\n  - property.keys.children: global/app/\n' },
     ],

@@ -13,6 +13,7 @@ export const propertyKeys = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
     effect: 'read',
+    audience: 'user',
     examples: [{ title: 'Keys of an app', pipeline: 'pipeline:\n  - property.keys: global/app/myapp/**\n' }],
   },
   (ctx) => propertiesOf(ctx).keys(ctx.principal, firstParam(ctx, 'pattern', 'filter') ?? '**'),

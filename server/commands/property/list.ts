@@ -46,6 +46,7 @@ export const propertyList = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
     effect: 'read',
+    audience: 'user',
     examples: [
       {
         title: 'All object schemas of version v1',

@@ -16,6 +16,7 @@ export const propertyLockGet = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
     effect: 'read',
+    audience: 'developer',
     examples: [
       {
         title: 'Who holds the lock',

@@ -44,6 +44,7 @@ export const propertyLockPut = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
     effect: 'write',
+    audience: 'developer',
     examples: [
       {
         title: 'Lock to the current user',

@@ -17,6 +17,7 @@ export const propertyLockRemove = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
     effect: 'write',
+    audience: 'developer',
     examples: [
       {
         title: 'Unlock, or take out of the bin',

@@ -14,6 +14,7 @@ export const propertyMove = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
     effect: 'write',
+    audience: 'user',
     examples: [
       {
         title: 'Limit an app to a tenant',

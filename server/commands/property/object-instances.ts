@@ -77,6 +77,7 @@ export const propertyObjectInstances = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
     effect: 'read',
+    audience: 'user',
     examples: [
       {
         title: 'The 50 newest invoices of ACME',

@@ -36,6 +36,7 @@ export const propertyPut = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
     effect: 'write',
+    audience: 'user',
     examples: [
       {
         title: 'Change a value only if nobody else changed it',

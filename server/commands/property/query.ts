@@ -81,6 +81,7 @@ export const propertyQuery = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
     effect: 'read',
+    audience: 'user',
     examples: [
       {
         title: 'Customers whose last name starts with M',

@@ -23,6 +23,7 @@ export const propertySchemaDelete = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
     effect: 'write',
+    audience: 'user',
     examples: [
       {
         title: 'Remove an old config',

@@ -59,6 +59,7 @@ export const propertySchemaPut = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
     effect: 'write',
+    audience: 'user',
     examples: [
       {
         title: 'Create an app configuration',

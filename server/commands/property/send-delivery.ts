@@ -80,6 +80,7 @@ export const propertySendDelivery = defineCommand<ServerServices>(
   {
     name: 'property.send.delivery',
     effect: 'write',
+    audience: 'developer',
     summary:
       'Sends a property (a submitted form) with its attachments as a secure delivery to the recipients.',
     description:

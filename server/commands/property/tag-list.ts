@@ -15,6 +15,7 @@ export const propertyTagList = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
     effect: 'read',
+    audience: 'developer',
     examples: [
       {
         title: 'Tags of an applicant',

@@ -25,6 +25,7 @@ export const propertyTagPut = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
     effect: 'write',
+    audience: 'developer',
     examples: [
       {
         title: 'Tag an applicant',

@@ -17,6 +17,7 @@ export const propertyValueGet = defineCommand<ServerServices>(
     input: 'any',
     output: 'any',
     effect: 'read',
+    audience: 'user',
     examples: [
       {
         title: 'Use a config value',

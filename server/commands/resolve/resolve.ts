@@ -17,6 +17,7 @@ function defineResolve(name: string, summary: string): CommandDefinition<ServerS
       name,
       // A $uri:pipeline: runs a pipeline (and an http address calls out): never over GET.
       effect: 'write',
+      audience: 'developer',
       summary,
       description:
         'A property gives its value (JSON parsed); `@attribute` filters the whole property (`@value`, ' +

@@ -110,6 +110,7 @@ export const scriptRun = defineCommand<ServerServices>(
     input: 'any',
     output: 'any',
     effect: 'write',
+    audience: 'developer',
     examples: [
       {
         title: 'Compute a value in a script',

@@ -13,6 +13,7 @@ export const secretDelete = defineCommand<ServerServices>(
     input: 'none',
     output: 'json',
     effect: 'write',
+    audience: 'user',
   },
   async (ctx) => {
     const name = String(ctx.params.name);

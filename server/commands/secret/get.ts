@@ -28,6 +28,7 @@ export const secretGet = defineCommand<ServerServices>(
     input: 'none',
     output: 'json',
     effect: 'read',
+    audience: 'user',
   },
   (ctx) => metadata(ctx, true),
 );
@@ -41,6 +42,7 @@ export const secretList = defineCommand<ServerServices>(
     input: 'none',
     output: 'json',
     effect: 'read',
+    audience: 'user',
   },
   (ctx) => metadata(ctx, false),
 );

@@ -29,6 +29,7 @@ export const secretPut = defineCommand<ServerServices>(
     input: 'none',
     output: 'json',
     effect: 'write',
+    audience: 'user',
     examples: [
       {
         title: 'Keep an API token for http.get',

@@ -15,6 +15,7 @@ export const secretKeyRotate = defineCommand<ServerServices>(
     input: 'none',
     output: 'json',
     effect: 'write',
+    audience: 'admin',
     permission: 'CAN_PIPE_secret.key.rotate',
   },
   (ctx) => ctx.services.secrets.rotateKey(),

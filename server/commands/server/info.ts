@@ -7,6 +7,7 @@ export const serverInfo = defineCommand<ServerServices>(
   {
     name: 'server.info',
     effect: 'read',
+    audience: 'admin',
     summary:
       'Returns information about the server: status, namespace, domain, edition, stage, tag, build, version, ' +
       'versionMajor, versionMinor, versionBugfix.',

@@ -16,6 +16,7 @@ export const logList = defineCommand<ServerServices>(
   {
     name: 'log.list',
     effect: 'read',
+    audience: 'user',
     summary: 'Returns the last log lines of this server instance (or of the caller’s runs), as text or JSON.',
     description:
       `By default (\`service\` hub, instance or empty) the last lines, at most ${MAX_RECENT_LINES}, this server ` +

@@ -68,6 +68,7 @@ export const sqlQuery = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
     effect: 'write',
+    audience: 'developer',
     examples: [
       {
         title: 'Orders of a customer',

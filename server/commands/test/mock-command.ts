@@ -31,6 +31,7 @@ export const mockCommand = defineCommand<ServerServices>(
     input: 'any',
     output: 'none',
     effect: 'write',
+    audience: 'developer',
     examples: [
       {
         title: 'Send no mail in a test, and remember the recipient',

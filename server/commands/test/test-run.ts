@@ -129,6 +129,7 @@ export const testRun = defineCommand<ServerServices>(
     input: 'any',
     output: 'json',
     effect: 'write',
+    audience: 'developer',
     examples: [
       { title: "Run one app's tests", pipeline: 'pipeline:\n  - test.run: global/app/orders/test/**\n' },
     ],

@@ -46,6 +46,7 @@ export const csvToJson = defineCommand(
     input: 'text',
     output: 'json',
     effect: 'read',
+    audience: 'developer',
     examples: [
       {
         title: 'CSV to rows of values',
@@ -150,6 +151,7 @@ export const jsonToCsv = defineCommand(
     input: 'json',
     output: 'text',
     effect: 'read',
+    audience: 'developer',
     examples: [
       {
         title: 'Objects to CSV',

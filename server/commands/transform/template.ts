@@ -45,6 +45,7 @@ export const transform = defineCommand<ServerServices>(
     input: 'any',
     output: 'any',
     effect: 'read',
+    audience: 'developer',
     examples: [
       {
         title: 'One line per order',

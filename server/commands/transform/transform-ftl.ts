@@ -58,6 +58,7 @@ export const transformFtl = defineCommand<ServerServices>(
     input: 'any',
     output: 'text',
     effect: 'read',
+    audience: 'developer',
     examples: [
       {
         title: 'Hello from a model',

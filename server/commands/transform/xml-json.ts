@@ -57,6 +57,7 @@ export const xmlToJson = defineCommand(
     input: 'text',
     output: 'json',
     effect: 'read',
+    audience: 'developer',
     examples: [
       {
         title: 'An order in XML',
@@ -125,6 +126,7 @@ export const jsonToXml = defineCommand(
     input: 'json',
     output: 'text',
     effect: 'read',
+    audience: 'developer',
     examples: [
       {
         title: 'An order as XML',

@@ -12,6 +12,7 @@ export const yamlToJson = defineCommand(
     input: 'text',
     output: 'json',
     effect: 'read',
+    audience: 'developer',
     examples: [
       {
         title: 'YAML to JSON',
@@ -71,6 +72,7 @@ export const jsonToYaml = defineCommand(
     input: 'json',
     output: 'text',
     effect: 'read',
+    audience: 'developer',
     examples: [
       { title: 'JSON to YAML', pipeline: 'body: {name: pen, qty: 2}\npipeline:\n  - transform.json.yaml\n' },
     ],

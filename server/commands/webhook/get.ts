@@ -15,6 +15,7 @@ export const webhookGet = defineCommand<ServerServices>(
     input: 'none',
     output: 'json',
     effect: 'read',
+    audience: 'developer',
     examples: [{ title: 'One webhook', pipeline: 'pipeline:\n  - webhook.get: 7f1c...\n' }],
   },
   async (ctx) =>
@@ -29,6 +30,7 @@ export const webhookList = defineCommand<ServerServices>(
     input: 'none',
     output: 'json',
     effect: 'read',
+    audience: 'developer',
     examples: [{ title: 'All my webhooks', pipeline: 'pipeline:\n  - webhook.list\n' }],
   },
   async (ctx) =>
@@ -47,6 +49,7 @@ export const webhookDelete = defineCommand<ServerServices>(
     input: 'none',
     output: 'json',
     effect: 'write',
+    audience: 'developer',
     examples: [{ title: 'Revoke a webhook', pipeline: 'pipeline:\n  - webhook.delete: 7f1c...\n' }],
   },
   async (ctx) => {

@@ -69,6 +69,7 @@ export const webhookPut = defineCommand<ServerServices>(
     input: 'none',
     output: 'json',
     effect: 'write',
+    audience: 'developer',
     examples: [
       {
         title: 'A webhook for new leads',

@@ -23,6 +23,7 @@ export const ifCommand = defineCommand(
     input: 'any',
     output: 'none',
     effect: 'read',
+    audience: 'user',
     controlFlow: 'if',
     permission: 'CAN_PIPE_if',
     examples: [
@@ -44,6 +45,7 @@ export const ifElse = defineCommand(
     input: 'any',
     output: 'none',
     effect: 'read',
+    audience: 'user',
     controlFlow: 'if.else',
     permission: 'CAN_PIPE_if',
   },
@@ -58,6 +60,7 @@ export const ifEnd = defineCommand(
     input: 'any',
     output: 'none',
     effect: 'read',
+    audience: 'user',
     controlFlow: 'if.end',
     permission: 'CAN_PIPE_if',
   },
@@ -85,6 +88,7 @@ export const foreach = defineCommand(
     input: 'any',
     output: 'none',
     effect: 'read',
+    audience: 'user',
     controlFlow: 'foreach',
     examples: [
       {
@@ -105,6 +109,7 @@ export const foreachEnd = defineCommand(
     input: 'any',
     output: 'none',
     effect: 'read',
+    audience: 'user',
     controlFlow: 'foreach.end',
     permission: 'CAN_PIPE_foreach',
   },
@@ -119,6 +124,7 @@ export const exit = defineCommand(
     input: 'any',
     output: 'none',
     effect: 'read',
+    audience: 'user',
     controlFlow: 'exit',
   },
   steeredByRunner,
@@ -128,6 +134,7 @@ export const finallyCommand = defineCommand(
   {
     name: 'finally',
     effect: 'read',
+    audience: 'admin',
     summary:
       'The steps after it run at the very end of the pipeline in any case: after the last step, an `exit` or an error.',
     description:

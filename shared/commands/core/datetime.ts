@@ -24,6 +24,7 @@ export const datetime = defineCommand(
     input: 'any',
     output: 'text',
     effect: 'read',
+    audience: 'user',
     examples: [
       { title: 'Today as text', pipeline: 'pipeline:\n  - datetime: dd.MM.yyyy\n' },
       {

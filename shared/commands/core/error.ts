@@ -12,6 +12,7 @@ export const error = defineCommand(
     input: 'any',
     output: 'none',
     effect: 'read',
+    audience: 'user',
     examples: [
       {
         title: 'Refuse empty input',

@@ -21,6 +21,7 @@ export const evalCommand = defineCommand(
     input: 'any',
     output: 'none',
     effect: 'read',
+    audience: 'user',
     examples: [
       {
         title: 'Count in a variable',
@@ -52,6 +53,7 @@ export const test = defineCommand(
     input: 'any',
     output: 'none',
     effect: 'read',
+    audience: 'user',
     examples: [
       { title: 'Check the body', pipeline: 'body: {"n": 2}\npipeline:\n  - test: "#{body.n == 2}"\n' },
     ],
@@ -95,6 +97,7 @@ export const assert = defineCommand(
     input: 'any',
     output: 'none',
     effect: 'read',
+    audience: 'user',
   },
   (ctx) => {
     const { params } = ctx;

@@ -44,6 +44,7 @@ export const log = defineCommand(
     input: 'any',
     output: 'any',
     effect: 'read',
+    audience: 'user',
     examples: [
       {
         title: 'Log a field of the body',

@@ -14,6 +14,7 @@ export const pipeSchemaV7 = defineCommand(
     input: 'none',
     output: 'json',
     effect: 'read',
+    audience: 'user',
     permission: 'CAN_PIPE_pipe.schema.v7',
   },
   ({ commands }) => generatePipelineSchema(commands.contracts()),
@@ -46,6 +47,7 @@ export const pipeSchema = defineCommand(
   {
     name: 'pipe.schema',
     effect: 'read',
+    audience: 'user',
     summary: 'The JSON Schema of every command (the pipeline schema), or with `pipe` of that one command.',
     parameters: { pipe: { type: 'string', description: 'Only the schema of this command.' } },
     input: 'none',
@@ -100,6 +102,7 @@ export const pipelineValidate = defineCommand(
     input: 'any',
     output: 'json',
     effect: 'read',
+    audience: 'user',
   },
   ({ input, params, commands }) => {
     const text = typeof input === 'string' ? input : JSON.stringify(input ?? '');

@@ -21,6 +21,7 @@ export const set = defineCommand(
     input: 'any',
     output: 'any',
     effect: 'read',
+    audience: 'user',
     examples: [
       {
         title: 'Keep a result in a variable',
@@ -49,6 +50,7 @@ export const setBody = defineCommand(
     input: 'any',
     output: 'any',
     effect: 'read',
+    audience: 'user',
   },
   ({ params }) => convertFormat(params.value, params.format),
 );
@@ -82,6 +84,7 @@ export const setVar = defineCommand(
     input: 'any',
     output: 'none',
     effect: 'read',
+    audience: 'user',
   },
   (ctx) => {
     ctx.scope.vars[variableName(ctx)] = convertFormat(ctx.params.value, ctx.params.format);

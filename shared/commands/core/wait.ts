@@ -9,6 +9,7 @@ export const wait = defineCommand(
   {
     name: 'wait',
     effect: 'read',
+    audience: 'admin',
     summary: 'Waits the given milliseconds before the next step runs; the body is unchanged.',
     parameters: {
       ms: {
