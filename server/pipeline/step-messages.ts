@@ -19,11 +19,9 @@ import type { TraceStep } from '../../shared/runner/trace';
 import { traceValue } from '../../shared/runner/trace';
 import { isBinaryContent } from '../../shared/values';
 
-export interface StepMessage {
-  body: unknown;
-  vars: Record<string, unknown>;
-  headers: Record<string, unknown>;
-}
+import type { StepMessage } from '../../shared/runs/run-wire';
+
+export type { StepMessage };
 
 export interface RecordedMessage {
   message: StepMessage;

@@ -7,6 +7,7 @@ import { apiClient, type ApiClient } from './api-client';
 
 export type { ApiClient, CommandOptions, CommandParams } from './api-client';
 export { readAnswer } from './api-client';
+export { callEndpoint, type EndpointRequest } from './call-endpoint';
 export { ApiError, apiErrorOf, errorText, type ApiErrorValue } from './api-error';
 export { accessToken } from './session';
 

@@ -3,11 +3,9 @@ import type { ApiError } from '../api';
 import type { PipelineForm } from '../editor';
 import type { TraceStep } from '../../../shared/runner/trace';
 
-export interface StepMessage {
-  body: unknown;
-  vars: Record<string, unknown>;
-  headers: Record<string, unknown>;
-}
+import type { StepMessage } from '../../../shared/runs/run-wire';
+
+export type { StepMessage };
 
 /** A step of the trace as the runner records it, with what the workbench run adds. */
 export interface TraceEntry extends TraceStep {

@@ -16,7 +16,7 @@ import {
   pinStep,
   rerun,
   unpinStep,
-  type RunDetail,
+  type RunView as RunDetail,
 } from './runs-api';
 import { StepTimeline, stepStatus, type StepActions } from './StepTimeline';
 import styles from './runs.module.css';

@@ -1,39 +1,22 @@
-/** The run history and pins as the Runs view calls them (server/runs/runs-routes.ts, pins-routes.ts). */
-import { apiErrorOf, type ApiClient } from '../api';
+/** The run history and pins as the Runs view calls them: the endpoints of `shared/api/runs`. */
+import * as endpoints from '../../../shared/api';
+import type { RunDetail, RunStatus, RunSummary, RunTriggerKind } from '../../../shared/runs/run-wire';
+import { callEndpoint, type ApiClient } from '../api';
 import type { TraceEntry } from '../run/run-types';
-
-import type { RunError, RunStatus, RunTriggerKind } from '../../../shared/runs/run-wire';
 
 export {
   RUN_STATUSES,
   RUN_TRIGGER_KINDS as RUN_TRIGGERS,
   type RunError,
   type RunStatus,
+  type RunSummary,
   type RunTriggerKind,
 } from '../../../shared/runs/run-wire';
+export type { Pin, PipelinePins, RunPage } from '../../../shared/api';
 
-export interface RunSummary {
-  id: string;
-  pipelineKey: string | null;
-  pipelineHash: string;
-  trigger: { kind: RunTriggerKind; source?: string };
-  parentId: string | null;
-  username: string | null;
-  status: RunStatus;
-  created: number;
-  started: number | null;
-  finished: number | null;
-  durationMs: number | null;
-  stepsExecuted: number | null;
-  error: RunError | null;
-}
-
-export interface RunDetail extends RunSummary {
-  source: { text: string; form: 'yaml' | 'json' | 'uri' } | null;
-  input: unknown;
-  output: unknown;
+/** A run as the Runs view shows it: its steps as the workbench's trace rows. */
+export interface RunView extends Omit<RunDetail, 'steps'> {
   steps: TraceEntry[] | null;
-  resume: { stepIndex: number; exact: boolean } | null;
 }
 
 export interface RunFilter {
@@ -43,75 +26,40 @@ export interface RunFilter {
   q?: string;
 }
 
-export interface RunPage {
-  runs: RunSummary[];
-  total: number;
+export function listRuns(api: ApiClient, filter: RunFilter, limit = 100) {
+  return callEndpoint(api, endpoints.listRuns, {
+    query: {
+      limit,
+      pipeline: filter.pipeline?.trim(),
+      status: filter.status || undefined,
+      trigger: filter.trigger || undefined,
+      q: filter.q?.trim(),
+    },
+  });
 }
 
-export interface Pin {
-  stepIndex: number;
-  command: string;
-  runId: string;
-  pinnedAt: number;
-  pinnedBy: string | null;
-}
+export const getRun = async (api: ApiClient, id: string): Promise<RunView> =>
+  (await callEndpoint(api, endpoints.getRun, { params: { id } })) as RunView;
 
-export interface PipelinePins {
-  pipelineKey: string;
-  pins: Pin[];
-}
-
-async function json<T>(api: ApiClient, path: string, init?: RequestInit): Promise<T> {
-  const response = await api.fetch(path, init);
-  if (!response.ok) throw await apiErrorOf(response);
-  return (await response.json()) as T;
-}
-
-const postJson = (body: unknown): RequestInit => ({
-  method: 'POST',
-  headers: { 'content-type': 'application/json' },
-  body: JSON.stringify(body),
-});
-
-export function listRuns(api: ApiClient, filter: RunFilter, limit = 100): Promise<RunPage> {
-  const query = new URLSearchParams({ limit: String(limit) });
-  for (const name of ['pipeline', 'status', 'trigger', 'q'] as const) {
-    const value = filter[name]?.trim();
-    if (value) query.set(name, value);
-  }
-  return json(api, `/api/v3/runs?${query}`);
-}
-
-export const getRun = (api: ApiClient, id: string) =>
-  json<RunDetail>(api, `/api/v3/runs/${encodeURIComponent(id)}`);
-
-export const cancelRun = (api: ApiClient, id: string) =>
-  json<RunSummary>(api, `/api/v3/runs/${encodeURIComponent(id)}/cancel`, { method: 'POST' });
+export const cancelRun = (api: ApiClient, id: string): Promise<RunSummary> =>
+  callEndpoint(api, endpoints.cancelRun, { params: { id } });
 
 /** A new run of a recorded one (from its failed step with `fromFailedStep`): answers the new run's id. */
 export const rerun = (api: ApiClient, id: string, fromFailedStep: boolean) =>
-  json<{ runId: string }>(
-    api,
-    `/api/v3/runs/${encodeURIComponent(id)}/rerun?source=workbench`,
-    postJson({ fromFailedStep }),
-  );
+  callEndpoint(api, endpoints.rerunRun, {
+    params: { id },
+    query: { source: 'workbench' },
+    body: { fromFailedStep },
+  });
 
 export const listPins = (api: ApiClient, pipelineKey: string) =>
-  json<PipelinePins>(api, `/api/v3/pins?${new URLSearchParams({ pipeline: pipelineKey })}`);
+  callEndpoint(api, endpoints.listPins, { query: { pipeline: pipelineKey } });
 
 export const pinStep = (api: ApiClient, runId: string, stepIndex: number, pipelineKey: string) =>
-  json<PipelinePins>(
-    api,
-    `/api/v3/runs/${encodeURIComponent(runId)}/pin`,
-    postJson({ stepIndex, pipeline: pipelineKey }),
-  );
+  callEndpoint(api, endpoints.pinStep, { params: { id: runId }, body: { stepIndex, pipeline: pipelineKey } });
 
 export const unpinStep = (api: ApiClient, pipelineKey: string, stepIndex: number) =>
-  json<PipelinePins>(
-    api,
-    `/api/v3/pins?${new URLSearchParams({ pipeline: pipelineKey, step: String(stepIndex) })}`,
-    { method: 'DELETE' },
-  );
+  callEndpoint(api, endpoints.unpinStep, { query: { pipeline: pipelineKey, step: stepIndex } });
 
 /** Only a pipeline stored in an app can have pins (`<app>/pipeline/<name>`, as the server decides). */
 export function mayHavePins(key: string | undefined): key is string {
