@@ -1,30 +1,8 @@
 /** Verbs of the run history: `pi runs` (the list, or one run with its steps) and `pi logs <run>`. */
+import { endpointUrl, getRun, listRuns, type ListRunsQuery, type RunPage } from '../../shared/api';
+import type { RunDetail } from '../../shared/runs/run-wire';
 import { send } from './cli-client';
 import type { Register } from './cli-context';
-
-interface RunLine {
-  id: string;
-  status: string;
-  trigger: { kind: string; source?: string };
-  pipelineKey: string | null;
-  pipelineHash: string;
-  username: string | null;
-  created: number;
-  durationMs: number | null;
-  error: { code: string; message: string; line?: number; column?: number } | null;
-}
-
-interface RunSteps extends RunLine {
-  steps:
-    | {
-        index: number;
-        command: string;
-        durationMs: number;
-        logs: { level: string; message: string }[];
-        error?: { code: string; message: string };
-      }[]
-    | null;
-}
 
 const when = (millis: number): string => new Date(millis).toISOString().replace('T', ' ').slice(0, 19);
 
@@ -44,7 +22,7 @@ export const registerRunsVerbs: Register = (program, action) => {
       action(async (ctx, id: string | undefined, options: Record<string, string | undefined>) => {
         const settings = ctx.settings();
         if (id !== undefined) {
-          const run = (await send(settings, `/api/v3/runs/${encodeURIComponent(id)}`)).json<RunSteps>();
+          const run = (await send(settings, endpointUrl(getRun, { id }))).json<RunDetail>();
           if (ctx.out.json) return ctx.out.data(run);
           ctx.out.line(
             `${run.id}  ${run.status}  ${run.trigger.kind}  ${run.pipelineKey ?? `inline ${run.pipelineHash}`}`,
@@ -65,20 +43,19 @@ export const registerRunsVerbs: Register = (program, action) => {
           );
           return;
         }
-        const query = new URLSearchParams({ limit: options.limit ?? '20' });
-        const names: [string, string][] = [
-          ['pipeline', 'pipeline'],
-          ['status', 'status'],
-          ['trigger', 'trigger'],
-          ['user', 'user'],
-          ['since', 'from'],
-          ['query', 'q'],
-        ];
-        for (const [option, param] of names) if (options[option]) query.set(param, options[option]);
-        const page = (await send(settings, `/api/v3/runs?${query}`)).json<{
-          runs: RunLine[];
-          total: number;
-        }>();
+        // Given as the user typed them: the server checks them (an unknown status names the ones there are).
+        const query = {
+          limit: options.limit ?? '20',
+          pipeline: options.pipeline,
+          status: options.status,
+          trigger: options.trigger,
+          user: options.user,
+          from: options.since,
+          q: options.query,
+        } as Record<keyof ListRunsQuery, string | undefined>;
+        const page = (
+          await send(settings, endpointUrl(listRuns, {}, query as Partial<ListRunsQuery>))
+        ).json<RunPage>();
         if (ctx.out.json) return ctx.out.data(page);
         ctx.out.table(
           ['run', 'status', 'trigger', 'pipeline', 'user', 'created', 'ms', 'error'],
@@ -103,7 +80,7 @@ export const registerRunsVerbs: Register = (program, action) => {
     .argument('<id>', 'the run id')
     .action(
       action(async (ctx, id: string) => {
-        const run = (await send(ctx.settings(), `/api/v3/runs/${encodeURIComponent(id)}`)).json<RunSteps>();
+        const run = (await send(ctx.settings(), endpointUrl(getRun, { id }))).json<RunDetail>();
         const lines = (run.steps ?? []).flatMap((s) =>
           s.logs.map((log) => ({
             step: s.index + 1,
