@@ -18,7 +18,7 @@ import {
   putPersistedPipelineHandler,
   runPersistedPipelineHandler,
 } from './http/persisted-pipeline-route';
-import { PIPELINE_DEBUG_PATH, pipelineDebugHandler } from './http/pipeline-debug-route';
+import { pipelineDebugRoutes } from './http/pipeline-debug-route';
 import { attachmentStreamHandler } from './http/attachment-stream-route';
 import { driveStreamHandler } from './http/drive-stream-route';
 import { deliveryPageRoutes } from './http/delivery-page-route';
@@ -98,7 +98,7 @@ export function createApp(services: ServerServices, options: AppOptions = {}): e
   app.post(PERSISTED_PIPELINE_PATH, caller, runPersistedPipelineHandler(services));
   app.put(PERSISTED_PIPELINE_PATH, caller, putPersistedPipelineHandler(services));
   app.all(PERSISTED_PIPELINE_PATH, caller, methodNotAllowed('POST, PUT'));
-  app.post(PIPELINE_DEBUG_PATH, caller, pipelineDebugHandler(services));
+  app.use(pipelineDebugRoutes(services, caller));
   app.get(EVENTS_PATH, caller, eventsHandler(services));
   app.use(runsRoutes(services, caller));
   app.use(pinsRoutes(services, caller));

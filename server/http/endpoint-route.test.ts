@@ -91,6 +91,7 @@ describe('an endpoint of shared/api', () => {
       "Unknown field 'x' for the thing finder; it takes flag, n.",
     ],
     ['a field of the wrong type', '/things/1?name=n', '{"n":"many"}', 'n', "'n' must be integer."],
+    ['a number sent as text in a JSON body', '/things/1?name=n', '{"n":"2"}', 'n', "'n' must be integer."],
   ])('refuses %s with PARAM_INVALID naming it', async (_, path, body, parameter, message) => {
     const answer = await post(path, body);
     expect(answer.status).toBe(400);

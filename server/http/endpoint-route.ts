@@ -10,8 +10,9 @@ import { PipeworkError } from '../../shared/errors';
 import { parseJsonBody } from './json-body';
 import { readBody } from './read-body';
 
-/** Query values are text: numbers and booleans are read from it (`limit=5`). */
-const ajv = new Ajv({ allErrors: false, coerceTypes: true, strict: false });
+/** Query values are text: numbers and booleans are read from it (`limit=5`). A JSON body has its own types. */
+const queryAjv = new Ajv({ allErrors: false, coerceTypes: true, strict: false });
+const bodyAjv = new Ajv({ allErrors: false, strict: false });
 const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
 
 export interface EndpointCall<E> {
@@ -25,18 +26,20 @@ export interface EndpointCall<E> {
 /** What a handler answers: the response (sent as JSON), or undefined when it answered itself. */
 export type EndpointHandler<E> = (call: EndpointCall<E>) => Promise<ResponseOf<E> | undefined>;
 
-const compiled = new WeakMap<MembersSchema, ValidateFunction>();
+type Where = 'parameter' | 'field';
+const compiled = { parameter: new WeakMap<MembersSchema, ValidateFunction>(), field: new WeakMap() };
 
-function validatorOf(schema: MembersSchema): ValidateFunction {
-  let validate = compiled.get(schema);
+function validatorOf(schema: MembersSchema, where: Where): ValidateFunction {
+  let validate = compiled[where].get(schema);
   if (!validate) {
+    const ajv = where === 'parameter' ? queryAjv : bodyAjv;
     validate = ajv.compile({ ...schema, additionalProperties: false });
-    compiled.set(schema, validate);
+    compiled[where].set(schema, validate);
   }
   return validate;
 }
 
-function problemOf(error: ErrorObject, summary: string, schema: MembersSchema, where: string): PipeworkError {
+function problemOf(error: ErrorObject, summary: string, schema: MembersSchema, where: Where): PipeworkError {
   if (error.keyword === 'additionalProperties') {
     const name = String((error.params as { additionalProperty: string }).additionalProperty);
     const known = Object.keys(schema.properties);
@@ -60,8 +63,8 @@ function problemOf(error: ErrorObject, summary: string, schema: MembersSchema, w
 }
 
 /** The members after their schema's check (numbers read from text), or the first problem. */
-function checked(value: unknown, schema: MembersSchema, summary: string, where: string): unknown {
-  const validate = validatorOf(schema);
+function checked(value: unknown, schema: MembersSchema, summary: string, where: Where): unknown {
+  const validate = validatorOf(schema, where);
   if (!validate(value)) throw problemOf(validate.errors![0], summary, schema, where);
   return value;
 }

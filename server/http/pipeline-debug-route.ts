@@ -1,15 +1,10 @@
 /**
- * `POST /api/v3/pipeline/debug`: the workbench's run. Like `?trace=true`, plus the message (body, vars,
- * headers) each step saw, the final message, the final body's bytes (base64, so a PDF or image can be shown
- * without running twice), and runs that start at a chosen step with a message recorded by an earlier run.
- *
- * Request (JSON): {"pipeline": "<text>", "form": "yaml" | "json" | "uri", "fromStep"?: n,
- *                  "seed"?: {"body", "vars", "headers"}, "key"?: "<stored pipeline>", "pins"?: true}
- *                  (seed is required with fromStep)
- * `key` names the stored pipeline the editor holds (the run is recorded under it when the caller may read it);
- * with `pins: true` its pins stand in for their steps (docs/runs.md). Only this route honours pins.
+ * The workbench's run (`shared/api/pipeline/debug-run.ts`): the run with every step's message, runs from a
+ * chosen step with a recorded message, and the pins of the stored pipeline the editor holds. Only this route
+ * honours pins.
  */
-import type { Request, RequestHandler, Response } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
+import { debugRun as debugRunEndpoint, type DebugRunRequest } from '../../shared/api';
 import { isPipeworkError, PipeworkError } from '../../shared/errors';
 import { parsePipeline, type PipelineSourceKind } from '../../shared/pipeline';
 import { runPipeline, type Cancellation, type RunResult } from '../../shared/runner';
@@ -33,17 +28,13 @@ import {
   type StepMessage,
 } from '../pipeline/step-messages';
 import type { ServerServices } from '../services';
-import { parseJsonBody } from './json-body';
-import { readBody } from './read-body';
+import { serveEndpoint } from './endpoint-route';
 import { MAX_RESPONSE_JSON_CHARS } from './send-result';
 import { clientGone, requestScope } from './request-scope';
-
-export const PIPELINE_DEBUG_PATH = '/api/v3/pipeline/debug';
 
 /** Final bodies up to this size come back as base64 (larger ones as their size and type only). */
 const MAX_INLINE_BYTES = 16 * 1024 * 1024;
 const LOG_METHODS = { TRACE: 'trace', DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error' } as const;
-const FORMS: readonly PipelineSourceKind[] = ['yaml', 'json', 'uri'];
 
 interface DebugRequest {
   pipeline: string;
@@ -58,31 +49,21 @@ function invalid(message: string, parameter: string): PipeworkError {
   return new PipeworkError('PARAM_INVALID', message, { parameter });
 }
 
-function isMap(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-function readRequest(value: unknown): DebugRequest {
-  if (!isMap(value)) throw new PipeworkError('BAD_REQUEST', 'The body must be a JSON object.');
-  const { pipeline, form = 'yaml', fromStep, seed, key, pins } = value;
-  if (typeof pipeline !== 'string') throw invalid("'pipeline' must be the pipeline's text.", 'pipeline');
-  if (!FORMS.includes(form as PipelineSourceKind)) throw invalid("'form' must be yaml, json or uri.", 'form');
-  if (key !== undefined && (typeof key !== 'string' || key.length > 1000))
-    throw invalid("'key' must be a property key.", 'key');
-  if (pins !== undefined && typeof pins !== 'boolean') throw invalid("'pins' must be true or false.", 'pins');
+/** The checks across fields the endpoint's schema cannot say. */
+function readRequest(body: DebugRunRequest): DebugRequest {
+  const { pipeline, form = 'yaml', fromStep, seed, key, pins } = body;
   if (pins === true && key === undefined) throw invalid("Pins need the pipeline's 'key'.", 'pins');
   const stored = { key, pins: pins === true };
-  if (fromStep === undefined) return { pipeline, form: form as PipelineSourceKind, ...stored };
-  if (typeof fromStep !== 'number') throw invalid("'fromStep' must be a step index.", 'fromStep');
-  if (!isMap(seed) || !isMap(seed.vars ?? {}) || !isMap(seed.headers ?? {})) {
+  if (fromStep === undefined) return { pipeline, form, ...stored };
+  if (seed === undefined) {
     throw invalid("A run from a step needs 'seed': the message {body, vars, headers} the step saw.", 'seed');
   }
   const message: StepMessage = {
     body: seed.body ?? null,
-    vars: (seed.vars ?? {}) as Record<string, unknown>,
-    headers: (seed.headers ?? {}) as Record<string, unknown>,
+    vars: seed.vars ?? {},
+    headers: seed.headers ?? {},
   };
-  return { pipeline, form: form as PipelineSourceKind, fromStep, seed: message, ...stored };
+  return { pipeline, form, fromStep, seed: message, ...stored };
 }
 
 /** The stored pipeline the run belongs to: named by the request and readable by the caller, else none. */
@@ -122,19 +103,29 @@ function answerBody(body: unknown): { body: unknown; bytes?: string } {
   return { body: body.toJSON(), bytes };
 }
 
-export function pipelineDebugHandler(services: ServerServices): RequestHandler {
-  return (req, res, next) =>
-    withSecretMask((mask) => debugRun(services, mask, req, res)).catch((error: unknown) => next(error));
+/** The workbench's run, behind the authentication (`caller`). */
+export function pipelineDebugRoutes(services: ServerServices, caller: RequestHandler): Router {
+  const router = Router();
+  serveEndpoint(
+    router,
+    debugRunEndpoint,
+    [caller],
+    async ({ body, req, res }) => {
+      await withSecretMask((mask) => debugRun(services, mask, readRequest(body), req, res));
+      return undefined;
+    },
+    { maxBodyBytes: services.config.limits.pipelineBodyBytes * 2 },
+  );
+  return router;
 }
 
 async function debugRun(
   services: ServerServices,
   mask: SecretMask,
+  request: DebugRequest,
   req: Request,
   res: Response,
 ): Promise<void> {
-  const text = (await readBody(req, services.config.limits.pipelineBodyBytes * 2)).toString('utf8');
-  const request = readRequest(parseJsonBody(text));
   let script = parsePipeline(request.pipeline, request.form);
   // As every run: a mistake anywhere in the pipeline runs nothing, and all of them are answered at once.
   const refused = errorBeforeRun(script, services.commands, {

@@ -3,3 +3,4 @@ export * from './endpoint';
 export * from './runs/list-runs';
 export * from './runs/run-endpoints';
 export * from './runs/pin-endpoints';
+export * from './pipeline/debug-run';

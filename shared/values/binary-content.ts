@@ -121,6 +121,11 @@ export interface ContentObjectJson {
   mimeType: string;
 }
 
+/** True for content as JSON shows it (`toJSON`): the metadata with the `$binary` mark, never the bytes. */
+export function isContentObjectJson(value: unknown): value is ContentObjectJson {
+  return typeof value === 'object' && value !== null && (value as { $binary?: unknown }).$binary === true;
+}
+
 export function isBinaryContent(value: unknown): value is BinaryContent {
   return value instanceof BinaryContent;
 }

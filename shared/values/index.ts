@@ -3,6 +3,7 @@ export {
   type ContentObjectJson,
   type ContentSource,
   isBinaryContent,
+  isContentObjectJson,
   isContentCollection,
   singleContentOf,
 } from './binary-content';

@@ -1,4 +1,7 @@
-/** Calls an endpoint of `shared/api` with the signed-in user's client: its URL, method and JSON body, typed. */
+/**
+ * Calls an endpoint of `shared/api` with the signed-in user's client: its URL, method and JSON body, typed.
+ * An answer that is not 2xx throws the contract's `ApiError`; a failed fetch throws as fetch does.
+ */
 import {
   endpointUrl,
   type BodyOf,
@@ -14,6 +17,7 @@ export interface EndpointRequest<E> {
   params?: ParamsOf<E>;
   query?: Partial<QueryOf<E>>;
   body?: BodyOf<E>;
+  signal?: AbortSignal;
 }
 
 export async function callEndpoint<E extends Endpoint<unknown, unknown, unknown, unknown>>(
@@ -22,7 +26,7 @@ export async function callEndpoint<E extends Endpoint<unknown, unknown, unknown,
   request: EndpointRequest<E> = {},
 ): Promise<ResponseOf<E>> {
   const url = endpointUrl(endpoint, request.params ?? {}, request.query);
-  const init: RequestInit = { method: endpoint.method };
+  const init: RequestInit = { method: endpoint.method, signal: request.signal };
   if (request.body !== undefined) {
     init.headers = { 'content-type': 'application/json' };
     init.body = JSON.stringify(request.body);

@@ -1,5 +1,6 @@
 /** A JSON value as a collapsible tree: objects and lists open to a depth, long lists a page at a time. */
 import { useState } from 'react';
+import { isContentObjectJson } from '../../../shared/values';
 import styles from './run.module.css';
 
 const PAGE = 100;
@@ -14,9 +15,8 @@ function Scalar({ value }: { value: unknown }) {
 
 function summary(value: object): string {
   if (Array.isArray(value)) return `[${value.length}]`;
-  if ((value as { $binary?: unknown }).$binary === true) {
-    const b = value as { size?: number; mimeType?: string };
-    return `bytes · ${b.mimeType ?? ''} · ${b.size ?? '?'} B`;
+  if (isContentObjectJson(value)) {
+    return `bytes · ${value.mimeType ?? ''} · ${value.size ?? '?'} B`;
   }
   const keys = Object.keys(value);
   return `{${keys.length}}`;
