@@ -8,25 +8,10 @@ import { isPipeworkError, PipeworkError } from '../../shared/errors';
 import type { PipelineScript } from '../../shared/pipeline';
 import { appFolderOf, isAppPipelineKey, normalizePropertyKey } from '../../shared/property';
 import type { TraceStep } from '../../shared/runner/trace';
+import type { Pin, PipelinePins } from '../../shared/api';
 import type { ServerServices } from '../services';
 
-export interface Pin {
-  /** The step's index in the pipeline (0-based, as in traces and errors). */
-  stepIndex: number;
-  /** The step's command when pinned: a pin is used only while the step at its index is still that command. */
-  command: string;
-  /** The output to use; absent for a command that gives none. */
-  output?: unknown;
-  /** The run the output was recorded in. */
-  runId: string;
-  pinnedAt: number;
-  pinnedBy: string | null;
-}
-
-export interface PipelinePins {
-  pipelineKey: string;
-  pins: Pin[];
-}
+export type { Pin, PipelinePins };
 
 /** More pins than this on one pipeline are refused (each may hold a 16 KB output). */
 const MAX_PINS = 100;

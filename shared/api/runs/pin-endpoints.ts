@@ -5,9 +5,15 @@
 import { defineEndpoint, type None } from '../endpoint';
 import type { RunId } from './run-endpoints';
 
+/** A recorded step output kept beside a stored pipeline, used instead of that step in the workbench's runs. */
 export interface Pin {
+  /** The step's index in the pipeline (0-based, as in traces and errors). */
   stepIndex: number;
+  /** The step's command when pinned: a pin is used only while the step at its index is still that command. */
   command: string;
+  /** The output to use; absent for a command that gives none. */
+  output?: unknown;
+  /** The run the output was recorded in. */
   runId: string;
   pinnedAt: number;
   pinnedBy: string | null;
