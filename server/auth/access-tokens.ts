@@ -1,13 +1,16 @@
 /**
  * Access tokens: JWTs signed with the instance key (RS256, pinned on verification), carrying Keycloak's claims.
  * Verification checks `kid`, signature, `typ`, `iss`, `aud`, `exp`, `nbf`; verified tokens are remembered until
- * they expire, so a Bearer request pays the RSA check once per token, not once per request.
+ * they expire, so a Bearer request pays the RSA check once per token, not once per request. The memory is keyed
+ * by the token's digest (no token is kept), bounded (the oldest entries go first), and forgets a session's
+ * tokens when the session is revoked, here or on another instance (`forgetSession`, from the IAM change feed).
  */
 import { randomUUID } from 'node:crypto';
 import { SignJWT, errors as joseErrors, jwtVerify } from 'jose';
 import type { Principal } from '../../shared/auth';
 import { PipeworkError } from '../../shared/errors';
 import { ACCESS_TOKEN_ALGORITHM, type PublicJwk, type SigningKey } from './signing-keys';
+import { tokenDigest } from './token-digest';
 
 export interface AccessTokenClaims {
   /** The user's uuid. */
@@ -25,9 +28,11 @@ export interface AccessTokenOptions {
   clockToleranceSeconds: number;
 }
 
-const MAX_CACHED = 10_000;
+/** How many verified tokens are remembered; past that, the oldest are verified again when they come back. */
+export const MAX_VERIFIED_TOKENS = 10_000;
 
 export class AccessTokens {
+  /** Verified claims by token digest, oldest first. */
   private readonly verified = new Map<string, AccessTokenClaims>();
 
   constructor(
@@ -86,11 +91,12 @@ export class AccessTokens {
    * other than the instance key's, tampered, expired, foreign).
    */
   async verify(token: string): Promise<AccessTokenClaims> {
-    const cached = this.verified.get(token);
+    const digest = tokenDigest(token);
+    const cached = this.verified.get(digest);
     const now = this.nowSeconds();
     if (cached) {
       if (cached.exp + this.options.clockToleranceSeconds > now) return cached;
-      this.verified.delete(token);
+      this.verified.delete(digest);
     }
     try {
       const { payload } = await jwtVerify(token, this.keyFor, {
@@ -110,8 +116,10 @@ export class AccessTokens {
         throw new PipeworkError('UNAUTHENTICATED', 'Invalid access token.');
       }
       const claims: AccessTokenClaims = { sub: payload.sub, sid: payload.sid, exp: payload.exp };
-      if (this.verified.size >= MAX_CACHED) this.verified.clear();
-      this.verified.set(token, claims);
+      if (this.verified.size >= MAX_VERIFIED_TOKENS) {
+        this.verified.delete(this.verified.keys().next().value as string);
+      }
+      this.verified.set(digest, claims);
       return claims;
     } catch (error) {
       if (error instanceof PipeworkError) throw error;
@@ -124,5 +132,22 @@ export class AccessTokens {
         },
       );
     }
+  }
+
+  /** Forgets the verified tokens of a revoked session: the next use of one is checked in full again. */
+  forgetSession(sessionId: string): void {
+    for (const [digest, claims] of this.verified) {
+      if (claims.sid === sessionId) this.verified.delete(digest);
+    }
+  }
+
+  /** Forgets every verified token (after a resync with the other instances). */
+  forgetAll(): void {
+    this.verified.clear();
+  }
+
+  /** How many verified tokens are remembered. */
+  get rememberedCount(): number {
+    return this.verified.size;
   }
 }

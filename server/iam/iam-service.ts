@@ -160,13 +160,6 @@ export async function createIamService(
     options.sleep,
     (username) => feed.publish({ kind: 'login-failures', username }),
   );
-  const refreshTokens = new RefreshTokenStore(
-    sql,
-    { ...DEFAULT_REFRESH_POLICY, ...options.refreshTokens },
-    now,
-    (familyId) => feed.publish({ kind: 'revoked', familyId }),
-  );
-
   const apiTokens = new ApiTokenStore(sql, now);
 
   const signingKey = await sql.exclusive('iam.start', async () => {
@@ -182,9 +175,38 @@ export async function createIamService(
     });
     return loadOrCreateSigningKey(sql);
   });
+  const issuer = issuerOf(config);
+  const accessTokens = new AccessTokens(
+    signingKey,
+    {
+      issuer,
+      audience: TOKEN_AUDIENCE,
+      ttlSeconds: options.accessTokenTtlSeconds ?? 300,
+      clockToleranceSeconds: 5,
+    },
+    () => Math.floor(now() / 1000),
+  );
+
+  /** A session ended here or on another instance: its access tokens are no longer taken from memory. */
+  const refreshTokens = new RefreshTokenStore(
+    sql,
+    { ...DEFAULT_REFRESH_POLICY, ...options.refreshTokens },
+    now,
+    (familyId) => {
+      accessTokens.forgetSession(familyId);
+      feed.publish({ kind: 'revoked', familyId });
+    },
+  );
+  /** A revocation made on another instance (or read back at a resync). */
+  const revokedElsewhere = (familyId: string): void => {
+    refreshTokens.revokedElsewhere(familyId);
+    accessTokens.forgetSession(familyId);
+  };
+
   /** Re-reads everything kept in memory. */
   const reload = async () => {
     resolver.invalidate();
+    accessTokens.forgetAll();
     const loadRevoked = async () => {
       await refreshTokens.load();
       for (const id of await apiTokens.revokedSessionIds()) refreshTokens.revokedElsewhere(id);
@@ -204,7 +226,7 @@ export async function createIamService(
         forget(change.uuid);
         break;
       case 'revoked':
-        refreshTokens.revokedElsewhere(change.familyId);
+        revokedElsewhere(change.familyId);
         break;
       case 'login-failures':
         void bruteForce.refresh(change.username).catch(logFailure);
@@ -215,18 +237,6 @@ export async function createIamService(
   function logFailure(error: unknown): void {
     logger.error({ err: error }, 'IAM state could not be re-read after a change elsewhere');
   }
-
-  const issuer = issuerOf(config);
-  const accessTokens = new AccessTokens(
-    signingKey,
-    {
-      issuer,
-      audience: TOKEN_AUDIENCE,
-      ttlSeconds: options.accessTokenTtlSeconds ?? 300,
-      clockToleranceSeconds: 5,
-    },
-    () => Math.floor(now() / 1000),
-  );
 
   const principalByUuid = (uuid: string) => resolver.principalByUuid(uuid);
   const principalByUsername = (username: string) => resolver.principalByUsername(username);
@@ -327,7 +337,7 @@ export async function createIamService(
     async revokeApiToken(uuid) {
       const revoked = await apiTokens.revoke(uuid);
       if (revoked) {
-        refreshTokens.revokedElsewhere(apiTokenSessionId(uuid));
+        revokedElsewhere(apiTokenSessionId(uuid));
         feed.publish({ kind: 'revoked', familyId: apiTokenSessionId(uuid) });
       }
       return revoked;

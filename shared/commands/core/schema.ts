@@ -1,6 +1,13 @@
 /** `pipe.schema.v7` and `pipeline.validate`: the pipeline schema for editors, and checking without running. */
 import { defineCommand } from '../command-definition';
-import { analyze, compileTemplate, containsExpression } from '../../pel';
+import {
+  PEL_CACHE_CHARACTERS,
+  PEL_CACHE_SIZE,
+  analyze,
+  compileTemplate,
+  containsExpression,
+} from '../../pel';
+import { LruCache } from '../../values/lru-cache';
 import { isPipeworkError } from '../../errors';
 import { validatePipeline, type PipelineSourceKind } from '../../pipeline';
 import { generatePipelineSchema } from '../schema-v7';
@@ -63,12 +70,33 @@ export const pipeSchema = defineCommand(
 /** What fails the moment it runs although it parses: unknown utilities and functions, bad literal arguments. */
 const FAILS_AT_ONCE = new Set(['UNKNOWN_UTILITY', 'UNKNOWN_FUNCTION', 'UTILITY_FAILED']);
 
+/** What `checkExpression` finds: a message and the offset in the template it points at. */
+export interface ExpressionFault {
+  message: string;
+  offset: number;
+  code?: string;
+}
+
+/**
+ * Each distinct template is checked once, whatever pipeline text it came in (a pipeline whose data changes per
+ * request repeats the same expressions): the answer depends on the template's text alone.
+ */
+const checkedTemplates = new LruCache<ExpressionFault | null>(PEL_CACHE_SIZE, PEL_CACHE_CHARACTERS);
+
 /**
  * The expression checker the validator uses: PEL's own parser, then the analyzer's findings that fail at run
  * time for certain (an unknown utility or function, a date pattern with an unknown letter, a URI form that
  * does not exist).
  */
-export function checkExpression(template: string): { message: string; offset: number; code?: string } | null {
+export function checkExpression(template: string): ExpressionFault | null {
+  const known = checkedTemplates.get(template);
+  if (known !== undefined) return known;
+  const fault = checkTemplate(template);
+  checkedTemplates.set(template, fault);
+  return fault;
+}
+
+function checkTemplate(template: string): ExpressionFault | null {
   try {
     compileTemplate(template);
     if (!containsExpression(template)) return null;
