@@ -36,7 +36,9 @@ describe('IAM extras', () => {
   it('iam.group.roles lists the effective roles of a group, by name or uuid', async () => {
     const roles = await command('iam.group.roles', { groupName: 'Accounting' });
     expect(roles.status, roles.text).toBe(200);
-    expect(roles.json).toEqual(expect.arrayContaining(['ROLE_DEVELOPER', 'ROLE_USER', 'CAN_PIPE_drive.save']));
+    expect(roles.json).toEqual(
+      expect.arrayContaining(['ROLE_DEVELOPER', 'ROLE_USER', 'CAN_PIPE_drive.save']),
+    );
     expect((await command('iam.group.roles', { groupName: 'Sales' })).json).toEqual([]);
     const missing = await command('iam.group.roles', { groupName: 'Nobody' });
     expect(missing.status).toBe(404);
