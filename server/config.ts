@@ -5,7 +5,7 @@ import { loadBruteForcePolicy } from './iam/login-limits-config';
 import { resolve } from 'node:path';
 import { loadHttpClientConfig, type HttpClientConfig } from './http-client/http-client-config';
 import { loadScriptConfig, type ScriptConfig } from './script/script-config';
-import { readSqlConfig, type SqlConfig } from './sql/datasource-config';
+import { readSqlConfig, type SqlConfig } from './datasources/datasource-config';
 import { loadCacheConfig, type CacheConfig } from './cache/cache-config';
 import { loadNamedKeys } from './commands/crypto/named-keys';
 import { loadDriveConfig, type DriveConfig } from './drive/drive-config';

@@ -13,7 +13,7 @@ import { loadScriptConfig } from './script/script-config';
 import { ScriptPool } from './script/script-pool';
 import { RunSlots } from './fairness/run-slots';
 import { DEFAULT_RUN_LIMITS } from './fairness/run-limits-config';
-import { DataSources } from './sql/data-sources';
+import { DataSources } from './datasources/data-sources';
 import { DriveService } from './drive';
 import { loadDriveConfig } from './drive/drive-config';
 import { MailService, loadMailConfig } from './mail';

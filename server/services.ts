@@ -12,7 +12,7 @@ import type { PropertyJobs } from './store/create-property-services';
 import type { PropertyService } from './store/property-service';
 import type { ScriptPool } from './script/script-pool';
 import type { RunSlots } from './fairness/run-slots';
-import type { DataSources } from './sql/data-sources';
+import type { DataSources } from './datasources/data-sources';
 import type { CacheStore } from './cache';
 import type { DriveService } from './drive';
 import type { MailService } from './mail';

@@ -6,7 +6,7 @@
 import { PipeworkError } from '../../shared/errors';
 import type { QueryRows } from '../../shared/property';
 import type { SqliteDatabase } from '../db';
-import { SqliteDataSource } from '../sql/sqlite-data-source';
+import { SqliteDataSource } from '../datasources/sqlite-data-source';
 
 export class SqliteQueryRunner {
   private source: SqliteDataSource | undefined;

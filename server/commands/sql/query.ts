@@ -2,8 +2,8 @@
 import { defineCommand } from '../../../shared/commands';
 import { PipeworkError } from '../../../shared/errors';
 import { containsExpression } from '../../../shared/pel';
-import type { SqlParams } from '../../sql/data-source';
-import { toJsonValue } from '../../sql/sql-values';
+import type { SqlParams } from '../../datasources/data-source';
+import { toJsonValue } from '../../datasources/sql-values';
 import type { ServerServices } from '../../services';
 
 /** `params` as written: a list or map, or their JSON text (as a query string carries it). */
