@@ -14,7 +14,8 @@ import pg from 'pg';
 import type { PropertyStore } from '../shared/property';
 import { openDatabase, type SqliteDatabase } from '../server/db';
 import { SqlitePropertyStore } from '../server/store';
-import { OutboxAnnouncer, migrateEventOutbox, outboxWriter } from '../server/events/postgres-event-outbox';
+import { OutboxAnnouncer } from '../server/events/outbox-announcer';
+import { migrateEventOutbox, outboxWriter } from '../server/events/postgres-event-outbox';
 import { PostgresPropertyStore } from '../server/store/postgres/postgres-property-store';
 import { postgresMissingReason, startTestPostgres } from '../server/testing/postgres';
 import { type BenchReport, median } from './bench-report';
@@ -171,8 +172,8 @@ async function benchOutbox(report: BenchReport, pool: pg.Pool, plain: PropertySt
   await migrateEventOutbox(pool);
   const announcer = new OutboxAnnouncer(pool, (error) => console.error(error));
   const withOutbox = await PostgresPropertyStore.open(pool, {
-    beforeCommit: outboxWriter({ notify: 'none' }),
-    afterCommit: () => announcer.announce(),
+    beforeCommit: outboxWriter({ notify: 'none', carrier: announcer }),
+    afterCommit: () => announcer.committed(),
   });
   let n = 0;
   const update = (store: PropertyStore, i: number) =>
@@ -190,6 +191,7 @@ async function benchOutbox(report: BenchReport, pool: pg.Pool, plain: PropertySt
       baselineValue: rates.sqlite,
     });
   }
+  announcer.close();
 }
 
 export default async function (report: BenchReport): Promise<void> {

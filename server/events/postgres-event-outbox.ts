@@ -75,6 +75,19 @@ export interface OutboxWriterOptions {
    * `none`: the caller announces after the commit (`OutboxAnnouncer`), as the server's store does.
    */
   notify?: 'commit' | 'none';
+  /**
+   * With `notify: 'none'`: asked in each write whether it carries the notification of the events committed
+   * before it (`OutboxAnnouncer`); if so the NOTIFY is sent when it commits, and it reports how it ended.
+   */
+  carrier?: NotificationCarrier;
+}
+
+/** Told by the write carrying a notification how its transaction ended. */
+export type CarrierSettle = (committed: boolean) => void;
+
+/** Picks the one write at a time whose commit also announces the events committed before it. */
+export interface NotificationCarrier {
+  carry(): CarrierSettle | undefined;
 }
 
 /**
@@ -89,10 +102,11 @@ export function outboxWriter(options: OutboxWriterOptions = {}): BeforeCommitHoo
     const events = propertyChangeEvents(changes, write.actor);
     if (events.length === 0) return;
     const origin = currentEventOrigin();
-    // With `commit`, inserted and announced in one statement: the payload is the highest new id.
+    const settle = notify === 'none' ? options.carrier?.carry() : undefined;
+    // Inserted and announced in one statement (sent when the write commits): the payload is the highest id.
     const announce =
-      notify === 'commit' ? 'SELECT pg_notify($6, max(id)::text) FROM inserted' : 'SELECT $6::text';
-    await client.query(
+      notify === 'commit' || settle ? 'SELECT pg_notify($6, max(id)::text) FROM inserted' : 'SELECT $6::text';
+    const statement = client.query(
       `WITH inserted AS (
          INSERT INTO event_outbox (event_key, payload, timestamp, depth, actor, cascade)
          SELECT event_key, payload, $3::bigint, $4::integer, actor, $7::text
@@ -109,6 +123,12 @@ export function outboxWriter(options: OutboxWriterOptions = {}): BeforeCommitHoo
         origin.cascade,
       ],
     );
+    // The carrier learns how its transaction ended: at once when its statement failed, else from the store.
+    await statement.catch((error: unknown) => {
+      settle?.(false);
+      throw error;
+    });
+    return settle;
   };
 }
 
@@ -160,38 +180,6 @@ export async function outboxSnapshot(db: Pool | PoolClient): Promise<{ xmin: big
   );
   const row = result.rows[0]!;
   return { xmin: BigInt(row.xmin), xmax: BigInt(row.xmax) };
-}
-
-/**
- * Announces new outbox events to every instance after writes committed: one NOTIFY at a time, and one more
- * after it for everything announced meanwhile, so a burst of writes costs a few notifications, not one each.
- */
-export class OutboxAnnouncer {
-  private sending = false;
-  private again = false;
-
-  constructor(
-    private readonly pool: Pool,
-    private readonly onError: (error: unknown) => void,
-    private readonly channel = EVENTS_CHANNEL,
-  ) {}
-
-  announce(): void {
-    if (this.sending) {
-      this.again = true;
-      return;
-    }
-    this.sending = true;
-    this.again = false;
-    this.pool
-      // Not waiting for its own commit to reach the disk: a lost notification only delays (the relays poll).
-      .query("SELECT set_config('synchronous_commit', 'off', true), pg_notify($1, $2)", [this.channel, ''])
-      .catch(this.onError)
-      .finally(() => {
-        this.sending = false;
-        if (this.again) this.announce();
-      });
-  }
 }
 
 /** The highest id in the outbox (0 when empty): where a relay starting now begins. */

@@ -17,7 +17,8 @@ import {
 } from '../testing/postgres';
 import type { Property } from '../../shared/property';
 import { EventBus, type PipeworkEvent } from './event-bus';
-import { OutboxAnnouncer, outboxEventsAfter, outboxWriter } from './postgres-event-outbox';
+import { OutboxAnnouncer } from './outbox-announcer';
+import { outboxEventsAfter, outboxWriter } from './postgres-event-outbox';
 import { PostgresEventRelay } from './postgres-event-relay';
 
 /** Generous: the machine running the tests may be busy. */
@@ -42,8 +43,8 @@ async function instance(schema: TestSchema, after?: number, reconnectMs = 20) {
   // As the server writes: no common lock, the events announced after the commit.
   const announcer = new OutboxAnnouncer(pool, () => undefined, schema.channel);
   const store = await PostgresPropertyStore.open(pool, {
-    beforeCommit: outboxWriter({ channel: schema.channel, notify: 'none' }),
-    afterCommit: () => announcer.announce(),
+    beforeCommit: outboxWriter({ channel: schema.channel, notify: 'none', carrier: announcer }),
+    afterCommit: () => announcer.committed(),
   });
   const notifications = await PostgresNotifications.start(pool, schema.connection, silentLogger(), {
     minBackoffMs: reconnectMs,
@@ -69,6 +70,7 @@ async function instance(schema: TestSchema, after?: number, reconnectMs = 20) {
     seen,
     service,
     async close() {
+      announcer.close();
       await relay.close();
       await notifications.close();
     },

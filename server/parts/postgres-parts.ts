@@ -9,12 +9,8 @@ import type { ServerConfig } from '../config';
 import type { PostgresServerDatabase } from '../db/server-database';
 import { PostgresJobLock } from '../db/installation-lock';
 import type { DatabaseParts } from './database-parts';
-import {
-  EVENTS_CHANNEL,
-  OutboxAnnouncer,
-  migrateEventOutbox,
-  outboxWriter,
-} from '../events/postgres-event-outbox';
+import { EVENTS_CHANNEL, migrateEventOutbox, outboxWriter } from '../events/postgres-event-outbox';
+import { OutboxAnnouncer } from '../events/outbox-announcer';
 import { startPostgresEvents } from '../events/postgres-events';
 import { postgresIamChangeFeed } from '../iam/iam-change-feed';
 import type { Logger } from '../logging/logger';
@@ -35,14 +31,14 @@ export async function openPostgresParts(
   });
   let store: PostgresPropertyStore;
   let cache: PostgresCacheStore;
+  // Writes take no common lock: their events are announced by a later write's commit, or on their own.
+  const announcer = new OutboxAnnouncer(pool, (error) =>
+    logger.warn({ err: error }, 'new events could not be announced; the relays poll'),
+  );
   try {
-    // Writes take no common lock: their events are announced after they commit, coalesced.
-    const announcer = new OutboxAnnouncer(pool, (error) =>
-      logger.warn({ err: error }, 'new events could not be announced; the relays poll'),
-    );
     store = await PostgresPropertyStore.open(pool, {
-      beforeCommit: outboxWriter({ notify: 'none' }),
-      afterCommit: () => announcer.announce(),
+      beforeCommit: outboxWriter({ notify: 'none', carrier: announcer }),
+      afterCommit: () => announcer.committed(),
       syncBridge,
       history: config.history,
     });
@@ -75,6 +71,7 @@ export async function openPostgresParts(
       return { coordination: events.claims, stop: () => events.close() };
     },
     async close() {
+      announcer.close();
       await store.close();
     },
   };

@@ -61,11 +61,12 @@ export interface PostgresPropertyStoreOptions {
   afterCommit?: () => void;
 }
 
+/** May answer a callback the store calls once the transaction ended (committed or rolled back). */
 export type BeforeCommitHook = (
   client: PoolClient,
   changes: readonly PropertyChange[],
   options: WriteOptions,
-) => Promise<void>;
+) => Promise<void | ((committed: boolean) => void)>;
 
 const changesOf = (result: { changes: PropertyChange[] }) => result.changes;
 
@@ -118,17 +119,30 @@ export class PostgresPropertyStore implements PropertyStore {
     const now = this.clock();
     const hook = this.options.beforeCommit;
     let changedAny = false;
+    let ended: ((committed: boolean) => void) | undefined;
     const committed = inTransaction(this.pool, async (client) => {
+      ended?.(false); // an earlier attempt rolled back (a retry after a unique violation)
+      ended = undefined;
       const result = await work(new PostgresPropertyWrites(client, now));
       const changed = changes(result);
       // The versions commit or roll back with the change they record.
       await this.history.record(client, changed, options.actor, now);
       changedAny = changed.length > 0;
-      if (hook && changedAny) await hook(client, changed, options);
+      if (hook && changedAny) ended = (await hook(client, changed, options)) ?? undefined;
       return result;
     });
     const after = this.options.afterCommit;
-    return after ? committed.then((result) => (changedAny && after(), result)) : committed;
+    return committed.then(
+      (result) => {
+        ended?.(true);
+        if (changedAny) after?.();
+        return result;
+      },
+      (error: unknown) => {
+        ended?.(false);
+        throw error;
+      },
+    );
   }
 
   private async liveIdOf(key: string): Promise<number> {
