@@ -35,7 +35,7 @@ const alice = makePrincipal('alice', { admin: true });
 const strip = ({ eventKey, payload, actor, depth }: PipeworkEvent) => ({ eventKey, payload, actor, depth });
 
 describe.skipIf(pgMissing !== undefined)('PostgreSQL event outbox', () => {
-  it('holds exactly the events PropertyService publishes, for every kind of write', async () => {
+  it("holds exactly the events PropertyService publishes, for every kind of write, the trash bin's too", async () => {
     const schema = await freshTestSchema(postgres!.url, 'events');
     try {
       const pool = schema.pool();
@@ -60,6 +60,9 @@ describe.skipIf(pgMissing !== undefined)('PostgreSQL event outbox', () => {
       now += 120_000;
       expect(await service.deleteExpired()).toBe(1); // no principal: the actor is null
       await service.deleteMatching(alice, 'global/*');
+      await service.create(alice, { key: 'global/e', value: 'binned' });
+      await service.marks.trash(alice, { key: 'global/e' });
+      await service.marks.restore(alice, 'global/e');
       await bus.idle();
 
       const stored = await outboxEventsAfter(pool, 0, 100);
@@ -74,6 +77,9 @@ describe.skipIf(pgMissing !== undefined)('PostgreSQL event outbox', () => {
         'property.deleted',
         'property.deleted',
         'property.deleted',
+        'property.created',
+        'property.deleted',
+        'property.created',
       ]);
       expect(stored.map(strip)).toEqual(published.map(strip));
       expect(stored[4]!.depth).toBe(0);

@@ -268,7 +268,7 @@ export class PropertyMarksService {
     const key = normalizePropertyKey(rawKey);
     this.properties.access.assertRead(principal, key);
     this.properties.access.assertWrite(principal, key);
-    const restored = await this.marks.restore(key);
+    const restored = await this.marks.restore(key, principal?.uuid ?? null);
     this.properties.publish([{ kind: 'created', origin: null, target: restored }], principal);
     return restored;
   }

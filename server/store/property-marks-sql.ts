@@ -19,13 +19,14 @@ import {
   prefixUpperBound,
   type JsonValue,
   type Property,
+  type PropertyChange,
   type PropertyMarks,
   type PropertyQuery,
   type PropertyTags,
   type TrashedProperty,
   type TrashOptions,
 } from '../../shared/property';
-import { all, get, run, type SqlPort } from '../db/sql';
+import { all, get, run, type SqlPort, type SqlSteps } from '../db/sql';
 
 /** The `expires_at` of a binned row: below every clock, so no reader counts it as live. */
 export const BINNED_EXPIRY = -1;
@@ -129,11 +130,26 @@ function isUniqueViolation(error: unknown): boolean {
   );
 }
 
+/**
+ * Runs a write of the bin (a trash, a restore) as the store runs its own writes: in one transaction with the
+ * changes it made recorded there too (their versions; on PostgreSQL their events in the outbox).
+ */
+export type BinWriteRunner = <T>(
+  work: () => SqlSteps<T>,
+  changes: (result: T) => readonly PropertyChange[],
+  actor: string | null,
+) => Promise<T>;
+
 export class SqlPropertyMarks implements PropertyMarks {
+  private readonly binWrite: BinWriteRunner;
+
   constructor(
     private readonly sql: SqlPort,
     private readonly clock: () => number = Date.now,
-  ) {}
+    binWrite?: BinWriteRunner,
+  ) {
+    this.binWrite = binWrite ?? ((work) => sql.transaction(work));
+  }
 
   async tagsOf(key: string): Promise<PropertyTags | undefined> {
     const row = await this.sql.get<{ tags: string | null }>(TAGS_OF_LIVE_SQL, [
@@ -175,7 +191,7 @@ export class SqlPropertyMarks implements PropertyMarks {
     const now = this.clock();
     const purgeAt = now + options.ttlMillis;
     const forUpdate = this.sql.dialect.forUpdate;
-    return this.sql.transaction(function* () {
+    const work = function* () {
       const binned: TrashedProperty[] = [];
       for (const key of keys) {
         const row = yield* get<BinRow>(
@@ -202,7 +218,10 @@ export class SqlPropertyMarks implements PropertyMarks {
         );
       }
       return binned;
-    });
+    };
+    const deleted = (binned: TrashedProperty[]): PropertyChange[] =>
+      binned.map((b) => ({ kind: 'deleted', origin: b.property, target: null }));
+    return this.binWrite(work, deleted, options.actor ?? null);
   }
 
   async trashed(query: PropertyQuery): Promise<TrashedProperty[]> {
@@ -234,35 +253,42 @@ export class SqlPropertyMarks implements PropertyMarks {
     return out;
   }
 
-  async restore(rawKey: string): Promise<Property> {
+  async restore(rawKey: string, actor: string | null = null): Promise<Property> {
     const key = normalizePropertyKey(rawKey);
     const now = this.clock();
     const forUpdate = this.sql.dialect.forUpdate;
+    const created = (property: Property): PropertyChange[] => [
+      { kind: 'created', origin: null, target: property },
+    ];
     try {
-      return await this.sql.transaction(function* () {
-        const row = yield* get<BinRow>(
-          `SELECT ${BIN_COLUMNS} FROM property WHERE trashed_key = $1 ` +
-            `ORDER BY trashed_at DESC, id DESC LIMIT 1${forUpdate}`,
-          [key],
-        );
-        if (!row) throw notInBin(key);
-        const occupant = yield* get<{ id: number; expiresAt: number | null }>(
-          `SELECT id, expires_at AS "expiresAt" FROM property WHERE key = $1${forUpdate}`,
-          [key],
-        );
-        if (occupant) {
-          const live = occupant.expiresAt === null || Number(occupant.expiresAt) > now;
-          if (live) throw keyTaken(key);
-          // An expired property the time-to-live job has not reached yet: it is gone already.
-          yield* run('DELETE FROM property WHERE id = $1', [occupant.id]);
-        }
-        yield* run(
-          `UPDATE property SET key = trashed_key, expires_at = kept_expires_at, trashed_key = NULL,
+      return await this.binWrite(
+        function* () {
+          const row = yield* get<BinRow>(
+            `SELECT ${BIN_COLUMNS} FROM property WHERE trashed_key = $1 ` +
+              `ORDER BY trashed_at DESC, id DESC LIMIT 1${forUpdate}`,
+            [key],
+          );
+          if (!row) throw notInBin(key);
+          const occupant = yield* get<{ id: number; expiresAt: number | null }>(
+            `SELECT id, expires_at AS "expiresAt" FROM property WHERE key = $1${forUpdate}`,
+            [key],
+          );
+          if (occupant) {
+            const live = occupant.expiresAt === null || Number(occupant.expiresAt) > now;
+            if (live) throw keyTaken(key);
+            // An expired property the time-to-live job has not reached yet: it is gone already.
+            yield* run('DELETE FROM property WHERE id = $1', [occupant.id]);
+          }
+          yield* run(
+            `UPDATE property SET key = trashed_key, expires_at = kept_expires_at, trashed_key = NULL,
              trashed_at = NULL, trashed_by = NULL, purge_at = NULL, kept_expires_at = NULL WHERE id = $1`,
-          [row.id],
-        );
-        return propertyOf(row, key);
-      });
+            [row.id],
+          );
+          return propertyOf(row, key);
+        },
+        created,
+        actor,
+      );
     } catch (error) {
       throw isUniqueViolation(error) ? keyTaken(key) : error;
     }

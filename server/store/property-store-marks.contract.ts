@@ -73,6 +73,22 @@ export function describeMarksContract(t: ContractContext): void {
       expect(await s.marks.trashed(alice, '**')).toEqual([]);
     });
 
+    it("keeps the bin's moves in the history: a deletion by who trashed it, a new version by who restored it", async () => {
+      const s = service();
+      await s.create(alice, { key: 'group/g1/h', value: 'one' });
+      await s.put(alice, { key: 'group/g1/h', value: 'two' });
+      await s.marks.trash(carol, { key: 'group/g1/h' });
+      await s.marks.restore(alice, 'group/g1/h');
+      const versions = await t.store.history.list('group/g1/h');
+      expect(versions.map((v) => [v.kind, v.actor])).toEqual([
+        ['created', 'alice'],
+        ['deleted', 'carol'],
+        ['changed', 'alice'],
+        ['created', 'alice'],
+      ]);
+      expect((await t.store.history.get('group/g1/h', versions[0]!.id))!.value).toBe('two');
+    });
+
     it('refuses to restore onto a key another property holds now, and changes nothing', async () => {
       const s = service();
       await s.create(alice, { key: 'group/g1/k', value: 'old' });

@@ -178,7 +178,16 @@ export class SqlitePropertyStore implements PropertyStore, SyncPropertyReader, S
     };
     this.attachments = new SqliteAttachmentStore(db, (key) => this.liveIdOf(key), this.clock);
     this.marksPort = new SqliteSqlPort(db);
-    this.marks = new SqlPropertyMarks(this.marksPort, this.clock);
+    // Trash and restore record their versions in their own transaction, as every other write does.
+    const history = this.history;
+    const marksPort = this.marksPort;
+    this.marks = new SqlPropertyMarks(this.marksPort, this.clock, async (work, changes, actor) =>
+      marksPort.transactionSync(function* () {
+        const result = yield* work();
+        history.record(changes(result), actor);
+        return result;
+      }),
+    );
   }
 
   // ---- synchronous reads (also behind the async interface) ----

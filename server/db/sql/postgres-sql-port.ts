@@ -38,6 +38,11 @@ async function answer(db: Queryable, call: SqlCall): Promise<unknown> {
   return { changes: result.rowCount ?? 0 } satisfies SqlRunResult;
 }
 
+/** Runs a unit of work on a client inside a transaction someone else began (a store's own write). */
+export function driveOnClient<T>(client: PoolClient, work: SqlSteps<T>): Promise<T> {
+  return driveAsync(work, (call) => answer(client, call));
+}
+
 export class PostgresSqlPort implements SqlPort {
   readonly dialect = POSTGRES_DIALECT;
 

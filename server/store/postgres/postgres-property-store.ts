@@ -28,7 +28,7 @@ import {
   type WriteOptions,
   type PropertyTags,
 } from '../../../shared/property';
-import { PostgresSqlPort } from '../../db/sql';
+import { PostgresSqlPort, driveOnClient } from '../../db/sql';
 import { SqlPropertyMarks, TAGS_OF_LIVE_SQL, parseTags } from '../property-marks-sql';
 import { instancePageSql } from '../instance-page-sql';
 import { POSTGRES_INSTANCE_DIALECT } from '../instance-page-dialects';
@@ -89,7 +89,10 @@ export class PostgresPropertyStore implements PropertyStore {
     this.clock = options.clock ?? Date.now;
     this.attachments = new PostgresAttachmentStore(pool, (key) => this.liveIdOf(key), this.clock);
     this.history = new PostgresPropertyHistory(pool, options.history ?? DEFAULT_HISTORY_BOUNDS, this.clock);
-    this.marks = new SqlPropertyMarks(new PostgresSqlPort(pool), this.clock);
+    // Trash and restore run as the store's own writes: their versions and events commit with them.
+    this.marks = new SqlPropertyMarks(new PostgresSqlPort(pool), this.clock, (work, changes, actor) =>
+      this.write({ actor }, (w) => driveOnClient(w.client, work()), changes),
+    );
     const bridge = options.syncBridge;
     if (bridge) {
       this.getSync = (key) => bridge.getSync(key, this.clock());

@@ -38,6 +38,11 @@ export class PostgresPropertyWrites {
     private readonly now: number,
   ) {}
 
+  /** The transaction's client, for writes written over the SQL port (the trash bin's). */
+  get client(): PoolClient {
+    return this.db;
+  }
+
   private stored(key: string): Promise<StoredRow | undefined> {
     return first<StoredRow>(this.db, `SELECT ${PG_STORED_COLUMNS} FROM property WHERE key = $1 FOR UPDATE`, [
       key,
