@@ -17,7 +17,9 @@ import {
   type NewProperty,
   type Property,
   type PropertyChange,
+  type PropertyPatch,
   type PropertyStore,
+  type PropertyTags,
   type SaveResult,
 } from '../../shared/property';
 import type { EventBus } from '../events/event-bus';
@@ -33,7 +35,6 @@ import {
   read,
   runAsync,
   runSync,
-  tagsOf,
   update,
   type WriteSteps,
 } from './property-write-steps';
@@ -353,21 +354,27 @@ export class PropertyService {
   private *putSteps(principal: Principal | null, input: PutPropertyInput): WriteSteps<Property> {
     const key = normalizePropertyKey(input.key);
     this.access.assertWrite(principal, key);
-    this.guard.assertLockAllows(principal, key, yield* tagsOf(key));
     const stored = storedForm(key, input.value === undefined ? null : input.value, input.type);
     checkSize(this.maxValueLength, stored.value);
     refuseSealedLookalike(stored.value);
     const objectKey = objectKeyOf(key);
-    const current = objectKey || this.cipher ? yield* read(key) : undefined;
     if (objectKey) {
+      const current = yield* read(key);
       if (!current) throw notFound(key);
       const schema = objectKey.kind === 'instance' ? yield* read(objectKey.schemaKey) : undefined;
       this.validator.checkAgainst(key, stored.value ?? null, stored.type ?? current.type, schema);
     }
-    if (isSealedValue(current?.value)) stored.value = this.sealer().seal(stored.value ?? null);
+    // The lock and a sealed value are read with the row the write changes, inside its transaction.
+    const guard = (current: Property, tags: PropertyTags | undefined): PropertyPatch | void => {
+      this.guard.assertLockAllows(principal, key, tags);
+      if (isSealedValue(current.value) && (objectKey || this.cipher)) {
+        return { ...stored, value: this.sealer().seal(stored.value ?? null) };
+      }
+    };
     const { property, changes } = yield* update(key, stored, {
       expectedVersion: input.version,
       actor: principal?.uuid ?? null,
+      guard,
     });
     this.publish(changes, principal);
     return property;

@@ -8,7 +8,6 @@ import type {
   Property,
   PropertyPatch,
   PropertyStore,
-  PropertyTags,
   SyncPropertyReader,
   SyncPropertyWriter,
   UpdateOptions,
@@ -17,9 +16,7 @@ import type {
 
 /** One store call a rule asks for. */
 export type StoreCall =
-  | { read: string }
-  | { tags: string }
-  | { update: { key: string; patch: PropertyPatch; options: UpdateOptions } };
+  { read: string } | { update: { key: string; patch: PropertyPatch; options: UpdateOptions } };
 
 /** A write rule: yields store calls, receives their answers, returns its result. */
 export type WriteSteps<T> = Generator<StoreCall, T, unknown>;
@@ -30,11 +27,6 @@ export type SyncPropertyStore = SyncPropertyReader & SyncPropertyWriter;
 /** The live property at `key`, or undefined. */
 export function* read(key: string): WriteSteps<Property | undefined> {
   return (yield { read: key }) as Property | undefined;
-}
-
-/** The tags of the live property at `key` (its lock among them), or undefined. */
-export function* tagsOf(key: string): WriteSteps<PropertyTags | undefined> {
-  return (yield { tags: key }) as PropertyTags | undefined;
 }
 
 /** Changes an existing property (PROPERTY_NOT_FOUND; CONFLICT on a version mismatch). */
@@ -50,9 +42,7 @@ export async function runAsync<T>(steps: WriteSteps<T>, store: PropertyStore): P
     const answer =
       'read' in call
         ? await store.get(call.read)
-        : 'tags' in call
-          ? await store.marks.tagsOf(call.tags)
-          : await store.update(call.update.key, call.update.patch, call.update.options);
+        : await store.update(call.update.key, call.update.patch, call.update.options);
     next = steps.next(answer);
   }
   return next.value;
@@ -66,9 +56,7 @@ export function runSync<T>(steps: WriteSteps<T>, store: SyncPropertyStore): T {
     const answer =
       'read' in call
         ? store.getSync(call.read)
-        : 'tags' in call
-          ? store.tagsOfSync(call.tags)
-          : store.updateSync(call.update.key, call.update.patch, call.update.options);
+        : store.updateSync(call.update.key, call.update.patch, call.update.options);
     next = steps.next(answer);
   }
   return next.value;
@@ -77,9 +65,5 @@ export function runSync<T>(steps: WriteSteps<T>, store: SyncPropertyStore): T {
 /** True when the store can run rules synchronously (the SQLite store can; a network database cannot). */
 export function isSyncPropertyStore(store: unknown): store is SyncPropertyStore {
   const candidate = store as Partial<SyncPropertyStore> | null;
-  return (
-    typeof candidate?.getSync === 'function' &&
-    typeof candidate.updateSync === 'function' &&
-    typeof candidate.tagsOfSync === 'function'
-  );
+  return typeof candidate?.getSync === 'function' && typeof candidate.updateSync === 'function';
 }

@@ -22,7 +22,6 @@ import {
   type PropertyPatch,
   type PropertyQuery,
   type PropertyStore,
-  type PropertyTags,
   type DeleteMatchingOptions,
   type HistoryBounds,
   type SaveOptions,
@@ -36,7 +35,7 @@ import {
 import { instancePageSql } from './instance-page-sql';
 import { SQLITE_INSTANCE_DIALECT } from './instance-page-dialects';
 import { PROPERTY_MIGRATIONS } from './migrations';
-import { SqlPropertyMarks, TAGS_OF_LIVE_SQL, parseTags } from './property-marks-sql';
+import { SqlPropertyMarks, parseTags } from './property-marks-sql';
 import { SqliteAttachmentStore } from './sqlite-attachment-store';
 import { childrenOf } from './sqlite-children';
 import { SqlitePropertyHistory } from './sqlite-property-history';
@@ -248,11 +247,6 @@ export class SqlitePropertyStore implements PropertyStore, SyncPropertyReader, S
 
   // ---- the synchronous write (also behind the async interface) ----
 
-  tagsOfSync(key: string): PropertyTags | undefined {
-    const row = this.marksPort.rowSync<{ tags: string | null }>(TAGS_OF_LIVE_SQL, [key, this.clock()]);
-    return row ? parseTags(row.tags) : undefined;
-  }
-
   updateSync(key: string, patch: PropertyPatch, options: UpdateOptions = {}): UpdateResult {
     return this.tx.update.immediate(normalizePropertyKey(key), patch, options);
   }
@@ -401,7 +395,8 @@ export class SqlitePropertyStore implements PropertyStore, SyncPropertyReader, S
     if (options.expectedVersion !== undefined && options.expectedVersion !== row.version) {
       throw versionConflict(key, options.expectedVersion, row.version);
     }
-    const property = this.applyPatch(row, patch, now, options.actor);
+    const guarded = options.guard?.(publicCopy(row), parseTags(row.tags));
+    const property = this.applyPatch(row, guarded ?? patch, now, options.actor);
     changes.push({ kind: 'changed', origin: publicCopy(row), target: property });
     return { property, changes };
   }

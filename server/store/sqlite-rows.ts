@@ -16,9 +16,11 @@ export interface StoredRow extends PropertyRow {
   id: number;
   expiresAt: number | null;
   author: string | null;
+  /** The tags as stored (JSON text), for the write guard's lock check. */
+  tags: string | null;
 }
 
-export const STORED_COLUMNS = `id, expires_at AS expiresAt, author, ${PROPERTY_COLUMNS}`;
+export const STORED_COLUMNS = `id, expires_at AS expiresAt, author, tags, ${PROPERTY_COLUMNS}`;
 
 /** Turns a row into the public record in place (rows are fresh objects from SQLite, so this is safe). */
 export function toProperty(row: PropertyRow): Property {

@@ -28,6 +28,13 @@ export interface SaveOptions extends WriteOptions {
 export interface UpdateOptions extends WriteOptions {
   /** Compare-and-swap: fail with CONFLICT unless the stored version is this one. */
   expectedVersion?: number;
+  /**
+   * Called inside the write's transaction with the property as stored (its row locked on PostgreSQL) and its
+   * tags, before anything changes: throw to refuse the write (nothing is written), or answer the patch to
+   * write instead of the given one. So a lock set by another instance cannot slip in between check and write,
+   * and the write reads the row once.
+   */
+  guard?: (current: Property, tags: PropertyTags | undefined) => PropertyPatch | void;
 }
 
 export interface DeleteMatchingOptions extends WriteOptions {
@@ -137,8 +144,6 @@ export interface SyncPropertyReader {
  */
 export interface SyncPropertyWriter {
   updateSync(key: string, patch: PropertyPatch, options?: UpdateOptions): UpdateResult;
-  /** `marks.tagsOf`, answered at once: a write checks the lock it may find there. */
-  tagsOfSync(key: string): PropertyTags | undefined;
 }
 
 export interface AttachmentPutOptions {

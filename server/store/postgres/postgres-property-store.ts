@@ -26,7 +26,6 @@ import {
   type UpdateOptions,
   type UpdateResult,
   type WriteOptions,
-  type PropertyTags,
 } from '../../../shared/property';
 import { PostgresSqlPort, driveOnClient } from '../../db/sql';
 import { SqlPropertyMarks, TAGS_OF_LIVE_SQL, parseTags } from '../property-marks-sql';
@@ -36,7 +35,7 @@ import { toProperty, type PropertyRow } from '../sqlite-rows';
 import { PostgresAttachmentStore } from './postgres-attachment-store';
 import { childrenOf, scanQuery } from './postgres-listing';
 import { POSTGRES_PROPERTY_MIGRATIONS, migratePostgres } from './postgres-migrations';
-import { propertyNotFound } from '../property-write-rules';
+import { propertyNotFound, versionConflict } from '../property-write-rules';
 import { PG_PROPERTY_COLUMNS, first, inTransaction, pgLive, rows } from './postgres-rows';
 import { PostgresPropertyHistory } from './postgres-property-history';
 import { runReadOnlyQuery } from './postgres-query-runner';
@@ -79,7 +78,6 @@ export class PostgresPropertyStore implements PropertyStore {
   readonly getSync?: (key: string) => Property | undefined;
   readonly listSync?: (query: PropertyQuery) => Property[];
   readonly updateSync?: (key: string, patch: PropertyPatch, options?: UpdateOptions) => UpdateResult;
-  readonly tagsOfSync?: (key: string) => PropertyTags | undefined;
   readonly marks: SqlPropertyMarks;
 
   private constructor(
@@ -97,12 +95,30 @@ export class PostgresPropertyStore implements PropertyStore {
     if (bridge) {
       this.getSync = (key) => bridge.getSync(key, this.clock());
       this.listSync = (query) => bridge.listSync(query, this.clock());
-      this.updateSync = (key, patch, opts) => bridge.updateSync(key, patch, opts, this.clock());
-      this.tagsOfSync = (key) => {
-        const row = bridge.rowSync<{ tags: string | null }>(TAGS_OF_LIVE_SQL, [key, this.clock()]);
-        return row ? parseTags(row.tags) : undefined;
-      };
+      this.updateSync = (key, patch, opts) => this.updateThroughBridge(bridge, key, patch, opts);
     }
+  }
+
+  /**
+   * `updateSync` through the worker thread. A guard (a function) cannot cross to the worker: it runs here on the
+   * property and tags read just before, and the update then holds to the version it saw (compare-and-swap).
+   */
+  private updateThroughBridge(
+    bridge: PostgresSyncBridge,
+    key: string,
+    patch: PropertyPatch,
+    options: UpdateOptions = {},
+  ): UpdateResult {
+    const { guard, ...plain } = options;
+    if (!guard) return bridge.updateSync(key, patch, plain, this.clock());
+    const current = bridge.getSync(key, this.clock());
+    if (!current) throw propertyNotFound(key);
+    if (plain.expectedVersion !== undefined && plain.expectedVersion !== current.version) {
+      throw versionConflict(key, plain.expectedVersion, current.version);
+    }
+    const tags = bridge.rowSync<{ tags: string | null }>(TAGS_OF_LIVE_SQL, [key, this.clock()]);
+    const guarded = guard(current, tags ? parseTags(tags.tags) : undefined) ?? patch;
+    return bridge.updateSync(key, guarded, { ...plain, expectedVersion: current.version }, this.clock());
   }
 
   /** Opens the store on a pool, applying the property module's migrations (once, under a lock). */

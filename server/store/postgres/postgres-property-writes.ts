@@ -29,6 +29,7 @@ import {
   versionConflict,
 } from '../property-write-rules';
 import { publicCopy, toProperty, type PropertyRow, type StoredRow } from '../sqlite-rows';
+import { parseTags } from '../property-marks-sql';
 import { scanQuery } from './postgres-listing';
 import { PG_PROPERTY_COLUMNS, PG_STORED_COLUMNS, first, pgLive, rows } from './postgres-rows';
 
@@ -118,7 +119,8 @@ export class PostgresPropertyWrites {
     if (options.expectedVersion !== undefined && options.expectedVersion !== row.version) {
       throw versionConflict(key, options.expectedVersion, row.version);
     }
-    const property = await this.applyPatch(row, patch, options.actor);
+    const guarded = options.guard?.(publicCopy(row), parseTags(row.tags));
+    const property = await this.applyPatch(row, guarded ?? patch, options.actor);
     changes.push({ kind: 'changed', origin: publicCopy(row), target: property });
     return { property, changes };
   }

@@ -12,7 +12,7 @@ export const PG_PROPERTY_COLUMNS =
   'uuid, key, value, type, created::float8 AS created, updated::float8 AS updated, ' +
   'ttl AS "timeToLive", default_value AS "defaultValue", version';
 
-export const PG_STORED_COLUMNS = `id::float8 AS id, expires_at::float8 AS "expiresAt", author, ${PG_PROPERTY_COLUMNS}`;
+export const PG_STORED_COLUMNS = `id::float8 AS id, expires_at::float8 AS "expiresAt", author, tags, ${PG_PROPERTY_COLUMNS}`;
 
 /** A property counts while it has not expired; `$n` is now. */
 export function pgLive(n: number): string {
