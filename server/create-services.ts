@@ -108,7 +108,9 @@ export async function createServices(
       authenticator: iam.authenticator,
       commands,
       ...properties,
-      dataSources: new DataSources(config.sql),
+      dataSources: new DataSources(config.sql, (name, configuredBy) =>
+        secrets.installationCredentials(name, configuredBy),
+      ),
       drive: new DriveService(config.drive ?? loadDriveConfig({}, config.dataDir)),
       mail,
       deliveries,

@@ -1,17 +1,29 @@
 /** The configured data sources, each opened on first use and closed with the server. */
 import { PipeworkError } from '../../shared/errors';
 import type { DataSource, QueryResult, SqlParams } from './data-source';
-import { readSqlConfig, type SqlConfig } from './datasource-config';
+import { readSqlConfig, type DataSourceConfig, type SqlConfig } from './datasource-config';
 import { PostgresDataSource } from './postgres-data-source';
 import { SqliteDataSource } from './sqlite-data-source';
 
+/** The user and password of an installation secret a data source names (`SecretService`). */
+export type DataSourceCredentials = (
+  secret: string,
+  configuredBy: string,
+) => Promise<{ username: string; password: string }>;
+
+/** SQLSTATEs of a refused login: the secret may have been replaced, so the source is opened anew next time. */
+const LOGIN_REFUSED = new Set(['28P01', '28000']);
+
 export class DataSources {
-  private readonly open = new Map<string, DataSource>();
+  private readonly open = new Map<string, Promise<DataSource>>();
 
   private readonly config: SqlConfig;
 
   /** Without a configuration (some tests build theirs by hand), there are no data sources. */
-  constructor(config: SqlConfig | undefined) {
+  constructor(
+    config: SqlConfig | undefined,
+    private readonly credentials?: DataSourceCredentials,
+  ) {
     this.config = config ?? readSqlConfig({});
   }
 
@@ -19,36 +31,70 @@ export class DataSources {
     return Object.keys(this.config.dataSources).sort();
   }
 
-  private get(rawName: string): DataSource {
+  private configOf(rawName: string): DataSourceConfig {
     const name = rawName.trim().toLowerCase();
-    let source = this.open.get(name);
-    if (source) return source;
     const config = Object.prototype.hasOwnProperty.call(this.config.dataSources, name)
       ? this.config.dataSources[name]
       : undefined;
-    if (!config) {
-      const known = this.names();
-      throw new PipeworkError(
-        'NOT_FOUND',
-        `Data source '${rawName}' is not configured (set PIPEWORK_DATASOURCE_${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_URL). ${
-          known.length ? `Configured: ${known.join(', ')}.` : 'None is configured.'
-        }`,
-        { parameter: 'datasource', datasource: rawName },
-      );
+    if (config) return config;
+    const known = this.names();
+    throw new PipeworkError(
+      'NOT_FOUND',
+      `Data source '${rawName}' is not configured (set PIPEWORK_DATASOURCE_${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_URL). ${
+        known.length ? `Configured: ${known.join(', ')}.` : 'None is configured.'
+      }`,
+      { parameter: 'datasource', datasource: rawName },
+    );
+  }
+
+  /** The source, opened on first use (once, however many calls ask at the same time). */
+  private get(config: DataSourceConfig): Promise<DataSource> {
+    let source = this.open.get(config.name);
+    if (!source) {
+      source = this.opened(config);
+      this.open.set(config.name, source);
+      source.catch(() => this.open.delete(config.name));
     }
-    source = config.kind === 'postgres' ? new PostgresDataSource(config) : new SqliteDataSource(config);
-    this.open.set(name, source);
     return source;
   }
 
-  query(datasource: string, sql: string, params: SqlParams, signal?: AbortSignal): Promise<QueryResult> {
+  private async opened(config: DataSourceConfig): Promise<DataSource> {
+    if (config.kind === 'sqlite') return new SqliteDataSource(config);
+    if (config.secret === undefined) return new PostgresDataSource(config);
+    const setting = `PIPEWORK_DATASOURCE_${config.name.toUpperCase()}_SECRET`;
+    if (!this.credentials) throw new Error(`${setting} is set, but this service has no secrets`);
+    return new PostgresDataSource(config, await this.credentials(config.secret, setting));
+  }
+
+  async query(
+    datasource: string,
+    sql: string,
+    params: SqlParams,
+    signal?: AbortSignal,
+  ): Promise<QueryResult> {
     const { maxRows, timeoutMillis } = this.config;
-    return this.get(datasource).query(sql, params, { maxRows, timeoutMillis }, signal);
+    const config = this.configOf(datasource);
+    const pending = this.get(config);
+    const source = await pending;
+    try {
+      return await source.query(sql, params, { maxRows, timeoutMillis }, signal);
+    } catch (error) {
+      const sqlState = error instanceof PipeworkError ? error.details.sqlState : undefined;
+      if (
+        typeof sqlState === 'string' &&
+        LOGIN_REFUSED.has(sqlState) &&
+        this.open.get(config.name) === pending
+      ) {
+        this.open.delete(config.name);
+        void source.close().catch(() => undefined);
+      }
+      throw error;
+    }
   }
 
   async close(): Promise<void> {
     const sources = [...this.open.values()];
     this.open.clear();
-    await Promise.all(sources.map((s) => s.close().catch(() => undefined)));
+    await Promise.all(sources.map((s) => s.then((source) => source.close()).catch(() => undefined)));
   }
 }

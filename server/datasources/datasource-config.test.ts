@@ -27,6 +27,20 @@ describe('readSqlConfig', () => {
     expect(config.timeoutMillis).toBe(30_000);
   });
 
+  it('names the installation secret a PostgreSQL source logs in with', () => {
+    const config = readSqlConfig({
+      PIPEWORK_DATASOURCE_SHOP_URL: 'postgres://db:5432/shop',
+      PIPEWORK_DATASOURCE_SHOP_SECRET: ' shop-login ',
+    });
+    expect(config.dataSources.shop).toMatchObject({ kind: 'postgres', secret: 'shop-login' });
+    expect(() =>
+      readSqlConfig({ PIPEWORK_DATASOURCE_X_URL: '/a.db', PIPEWORK_DATASOURCE_X_SECRET: 'login' }),
+    ).toThrow(/only a PostgreSQL data source/);
+    expect(() => readSqlConfig({ PIPEWORK_DATASOURCE_X_SECRET: 'login' })).toThrow(
+      /SECRET is set without its _URL/,
+    );
+  });
+
   it('refuses what it cannot serve', () => {
     expect(() => readSqlConfig({ PIPEWORK_DATASOURCE_X_URL: 'mysql://h/db' })).toThrow(/only postgres/);
     expect(() => readSqlConfig({ PIPEWORK_DATASOURCE_X_WRITE: 'true' })).toThrow(/without its _URL/);

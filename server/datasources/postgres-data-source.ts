@@ -56,12 +56,25 @@ function sqlError(source: string, error: unknown, limits: QueryLimits): unknown 
   return new PipeworkError('BAD_REQUEST', `The query failed on '${source}': ${error.message}`, details);
 }
 
+/** The URL with the secret's user and password in place of its own (the driver lets the URL win over fields). */
+function loggedIn(location: string, login: { username: string; password: string } | undefined): string {
+  if (!login) return location;
+  const url = new URL(location);
+  url.username = encodeURIComponent(login.username);
+  url.password = encodeURIComponent(login.password);
+  return url.toString();
+}
+
 export class PostgresDataSource implements DataSource {
   private readonly pool: pg.Pool;
 
-  constructor(readonly config: DataSourceConfig) {
+  /** `login`: the user and password of the source's secret, in place of the URL's. */
+  constructor(
+    readonly config: DataSourceConfig,
+    private readonly login?: { username: string; password: string },
+  ) {
     this.pool = new pg.Pool({
-      connectionString: config.location,
+      connectionString: loggedIn(config.location, login),
       max: 5,
       idleTimeoutMillis: 30_000,
       connectionTimeoutMillis: 10_000,
@@ -148,7 +161,7 @@ export class PostgresDataSource implements DataSource {
     const pid = (client as unknown as { processID?: number }).processID;
     if (typeof pid !== 'number') return;
     const canceller = new pg.Client({
-      connectionString: this.config.location,
+      connectionString: loggedIn(this.config.location, this.login),
       connectionTimeoutMillis: 5_000,
     });
     canceller.on('error', () => {});

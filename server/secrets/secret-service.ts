@@ -219,6 +219,35 @@ export class SecretService {
     return material;
   }
 
+  /**
+   * A username-password secret of the installation scope, for what the operator configured by name (a data
+   * source's `PIPEWORK_DATASOURCE_<NAME>_SECRET`): no caller's rights apply, only admins write such secrets.
+   */
+  async installationCredentials(
+    name: string,
+    configuredBy: string,
+  ): Promise<{ username: string; password: string }> {
+    const row = (await this.store.find([{ scope: 'installation', scopeId: '' }], this.now(), name))[0];
+    if (!row)
+      throw new PipeworkError(
+        'NOT_FOUND',
+        `${configuredBy} names secret '${name}', which the installation scope does not hold (secret.put with scope installation).`,
+      );
+    if (row.format !== 'username-password')
+      throw new PipeworkError(
+        'PARAM_INVALID',
+        `${configuredBy} needs a username-password secret; '${name}' is ${row.format}.`,
+      );
+    const key = this.keys.find(row.key_id);
+    if (!key)
+      throw new Error(`secret ${row.uuid} is sealed with key ${row.key_id}, which this instance lacks`);
+    const value = open(key, row.sealed, binding(row));
+    const material = parseSecret(row.format, value);
+    registerSecretValue(value, ...confidentialParts(material));
+    if (material.format !== 'username-password') throw new Error('parsed format differs from the stored one');
+    return { username: material.username, password: material.password };
+  }
+
   /** Deletes the secrets past their time to live (the cleanup job). */
   deleteExpired(): Promise<number> {
     return this.store.deleteExpired(this.now());

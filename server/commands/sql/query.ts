@@ -33,7 +33,7 @@ export const sqlQuery = defineCommand<ServerServices>(
     name: 'sql.query',
     summary: 'Runs one SQL statement on a configured data source and returns its rows as a list of objects.',
     description:
-      'Data sources are configured with PIPEWORK_DATASOURCE_<NAME>_URL (postgres://... or a SQLite file as sqlite:<path>) and are read-only unless PIPEWORK_DATASOURCE_<NAME>_WRITE=true. Values go in `params` and are bound, never put into the SQL text: a list for $1, $2 (PostgreSQL) or ? (SQLite), a map for :name. PIPEWORK_SQL_MAX_ROWS and PIPEWORK_SQL_TIMEOUT_MILLIS bound every query. A statement that writes answers `[{"changes": n}]` on SQLite.',
+      'Data sources are configured with PIPEWORK_DATASOURCE_<NAME>_URL (postgres://... or a SQLite file as sqlite:<path>) and are read-only unless PIPEWORK_DATASOURCE_<NAME>_WRITE=true; PIPEWORK_DATASOURCE_<NAME>_SECRET names a username-password secret of the installation a PostgreSQL source logs in with. Values go in `params` and are bound, never put into the SQL text: a list for $1, $2 (PostgreSQL) or ? (SQLite), a map for :name. PIPEWORK_SQL_MAX_ROWS and PIPEWORK_SQL_TIMEOUT_MILLIS bound every query. A statement that writes answers `[{"changes": n}]` on SQLite.',
     parameters: {
       query: {
         type: 'string',

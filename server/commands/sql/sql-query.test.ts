@@ -14,6 +14,7 @@ const pgMissing = postgresMissingReason();
 if (pgMissing) console.warn(`sql.query PostgreSQL tests skipped: ${pgMissing}`);
 
 let postgres: TestPostgres | undefined;
+const REPORTER_PASSWORD = 'r3p0rter-pw-7f1c';
 let server: TestServer;
 let dir: string;
 let liteFile: string;
@@ -52,12 +53,20 @@ beforeAll(async () => {
     postgres = await startTestPostgres();
     const client = new pg.Client(postgres.url);
     await client.connect();
+    await client.query(`CREATE ROLE reporter LOGIN PASSWORD '${REPORTER_PASSWORD}'`);
     await client.query(`CREATE TABLE items (id serial PRIMARY KEY, name text, price numeric, born date, raw bytea);
       INSERT INTO items (name, price, born, raw) VALUES ('apple', 1.5, '2024-02-29', '\\x0102'), ('pear', 2.25, NULL, NULL), ('plum', 3, NULL, NULL);`);
     await client.end();
     env.PIPEWORK_DATASOURCE_PG_URL = postgres.url;
     env.PIPEWORK_DATASOURCE_PG_RW_URL = postgres.url;
     env.PIPEWORK_DATASOURCE_PG_RW_WRITE = 'true';
+    // Logs in as the user of an installation secret, not the URL's.
+    env.PIPEWORK_DATASOURCE_REPORTS_URL = postgres.url;
+    env.PIPEWORK_DATASOURCE_REPORTS_SECRET = 'reports-login';
+    env.PIPEWORK_DATASOURCE_WRONGKIND_URL = postgres.url;
+    env.PIPEWORK_DATASOURCE_WRONGKIND_SECRET = 'a-bearer';
+    env.PIPEWORK_DATASOURCE_NOSECRET_URL = postgres.url;
+    env.PIPEWORK_DATASOURCE_NOSECRET_SECRET = 'never-stored';
   }
   server = await startTestServer({ env });
 }, 60_000);
@@ -243,6 +252,36 @@ describe.skipIf(pgMissing !== undefined)('sql.query on PostgreSQL', () => {
       ]);
     },
   );
+
+  it('logs a source in with the user and password of the installation secret it names', async () => {
+    const put = (input: Record<string, unknown>) =>
+      callCommand('GET', server.url, 'secret.put', input, server.adminAuth);
+    // The admin's own secret of that name is not the installation's: the source does not take it.
+    await put({ name: 'reports-login', format: 'username-password', secret: 'postgres:mine' });
+    const missing = await sqlQuery({ datasource: 'reports', query: 'SELECT current_user AS who' });
+    expect(codeOf(missing)).toBe('NOT_FOUND');
+    expect(missing.text).toContain('PIPEWORK_DATASOURCE_REPORTS_SECRET');
+    const stored = await put({
+      name: 'reports-login',
+      format: 'username-password',
+      secret: `reporter:${REPORTER_PASSWORD}`,
+      scope: 'installation',
+    });
+    expect(stored.status).toBe(200);
+    const who = await sqlQuery({ datasource: 'reports', query: 'SELECT current_user AS who' });
+    expect(who.json).toEqual([{ who: 'reporter' }]);
+    // The URL's user (postgres) may read items; the secret's may not: the source really is that user.
+    const refused = await sqlQuery({ datasource: 'reports', query: 'SELECT name FROM items' });
+    expect(codeOf(refused)).toBe('BAD_REQUEST');
+    expect(refused.text).toContain('permission denied');
+    expect(refused.text).not.toContain(REPORTER_PASSWORD);
+
+    await put({ name: 'a-bearer', format: 'bearer', secret: 'tok-123', scope: 'installation' });
+    const wrongKind = await sqlQuery({ datasource: 'wrongkind', query: 'SELECT 1 AS one' });
+    expect(codeOf(wrongKind)).toBe('PARAM_INVALID');
+    expect(wrongKind.text).toContain('username-password');
+    expect(codeOf(await sqlQuery({ datasource: 'nosecret', query: 'SELECT 1 AS one' }))).toBe('NOT_FOUND');
+  });
 
   it('binds named parameters, leaving casts, strings and comments alone', async () => {
     const response = await pipeline(`pipeline:
