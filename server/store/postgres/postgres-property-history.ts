@@ -21,6 +21,23 @@ import { first, inTransaction, rows } from './postgres-rows';
 const SUMMARY = `h.id::float8 AS id, h.key, h.uuid, h.kind, h.version, h.type, h.ttl AS "timeToLive",
   h.default_value AS "defaultValue", h.actor, h.at::float8 AS at, h.other_key AS "otherKey"`;
 
+/** One version recorded, its key pruned and orphaned values dropped (see `record`); `$1`..`$14`. */
+const RECORD_VERSION_SQL = `
+  WITH stored_value AS (
+    INSERT INTO property_history_value (hash, value) SELECT $5::text, $12::text WHERE $5::text IS NOT NULL
+    ON CONFLICT (hash) DO NOTHING),
+  added AS (
+    INSERT INTO property_history (key, uuid, kind, version, value_hash, type, ttl, default_value, actor, at, other_key)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)),
+  pruned AS (
+    DELETE FROM property_history WHERE key = $1 AND (at < $13 OR id <= (
+      SELECT id FROM property_history WHERE key = $1 ORDER BY id DESC LIMIT 1 OFFSET $14))
+    RETURNING id, value_hash)
+  DELETE FROM property_history_value v
+  WHERE v.hash IN (SELECT value_hash FROM pruned) AND v.hash IS DISTINCT FROM $5::text
+    AND NOT EXISTS (SELECT 1 FROM property_history h
+                    WHERE h.value_hash = v.hash AND h.id NOT IN (SELECT id FROM pruned))`;
+
 export class PostgresPropertyHistory implements PropertyHistoryReader {
   constructor(
     private readonly pool: Pool,
@@ -32,7 +49,12 @@ export class PostgresPropertyHistory implements PropertyHistoryReader {
     await migratePostgres(pool, 'property-history', POSTGRES_HISTORY_MIGRATIONS);
   }
 
-  /** Records the changes of a write on its transaction's client. */
+  /**
+   * Records the changes of a write on its transaction's client: one statement per version, which stores its
+   * value (once per hash), adds the version, prunes its key to the bounds and drops the values no version
+   * refers to any more. Within one statement the new row is not yet visible, so the prune keeps
+   * `maxVersions - 1` of the earlier ones, and the new row's value is never dropped.
+   */
   async record(
     client: PoolClient,
     changes: readonly PropertyChange[],
@@ -40,43 +62,24 @@ export class PostgresPropertyHistory implements PropertyHistoryReader {
     now: number,
   ): Promise<void> {
     if (!historyOn(this.bounds) || changes.length === 0) return;
-    const keys = new Set<string>();
-    for (const r of versionRecords(changes, actor, now)) {
-      if (r.valueHash !== null) {
-        await client.query(
-          'INSERT INTO property_history_value (hash, value) VALUES ($1, $2) ON CONFLICT (hash) DO NOTHING',
-          [r.valueHash, r.value],
-        );
-      }
-      await client.query(
-        `INSERT INTO property_history (key, uuid, kind, version, value_hash, type, ttl, default_value, actor, at, other_key)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-        [
-          r.key,
-          r.uuid,
-          r.kind,
-          r.version,
-          r.valueHash,
-          r.type,
-          r.ttl,
-          r.defaultValue,
-          r.actor,
-          r.at,
-          r.otherKey,
-        ],
-      );
-      keys.add(r.key);
-    }
     const oldest = oldestKept(this.bounds, now);
-    for (const key of keys) {
-      const pruned = await rows<{ value_hash: string | null }>(
-        client,
-        `DELETE FROM property_history WHERE key = $1 AND (at < $2 OR id <= (
-           SELECT id FROM property_history WHERE key = $1 ORDER BY id DESC LIMIT 1 OFFSET $3))
-         RETURNING value_hash`,
-        [key, oldest, this.bounds.maxVersions],
-      );
-      await dropValues(client, pruned);
+    for (const r of versionRecords(changes, actor, now)) {
+      await client.query(RECORD_VERSION_SQL, [
+        r.key,
+        r.uuid,
+        r.kind,
+        r.version,
+        r.valueHash,
+        r.type,
+        r.ttl,
+        r.defaultValue,
+        r.actor,
+        r.at,
+        r.otherKey,
+        r.value,
+        oldest,
+        this.bounds.maxVersions - 1,
+      ]);
     }
   }
 
