@@ -1,11 +1,11 @@
 /** The Express application: health, the API under /api/v3, the token endpoints and the built workbench. */
-import { databaseAnswers } from './db/server-database';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import express, { type RequestHandler } from 'express';
 import { pinsRoutes } from './runs/pins-routes';
 import { runsRoutes } from './runs/runs-routes';
-import { countRequests, METRICS_PATH, metricsHandlers } from './metrics/metrics-routes';
+import { countRequests, metricsHandlers } from './metrics/metrics-routes';
+import { eventStream, metrics, putStoredPipeline, receiveWebhook, runStoredPipeline } from '../shared/api';
 import { PipeworkError } from '../shared/errors';
 import { authenticate } from './http/authenticate';
 import { refuseCrossOrigin, refuseWritesOverGet } from './http/browser-request-guard';
@@ -13,19 +13,17 @@ import { securityHeaders } from './http/security-headers';
 import { COMMAND_PATH, commandHandler, publicTokenCommandHandler } from './http/command-routes';
 import { errorHandler } from './http/error-response';
 import { pipelineHandler } from './http/pipeline-route';
-import {
-  PERSISTED_PIPELINE_PATH,
-  putPersistedPipelineHandler,
-  runPersistedPipelineHandler,
-} from './http/persisted-pipeline-route';
+import { putPersistedPipelineHandler, runPersistedPipelineHandler } from './http/persisted-pipeline-route';
+import { routeOf } from './http/endpoint-route';
+import { healthRoutes } from './http/health-routes';
 import { pipelineDebugRoutes } from './http/pipeline-debug-route';
 import { attachmentStreamHandler } from './http/attachment-stream-route';
 import { driveStreamHandler } from './http/drive-stream-route';
 import { deliveryPageRoutes } from './http/delivery-page-route';
-import { EVENTS_PATH, eventsHandler } from './http/events-route';
+import { eventsHandler } from './http/events-route';
 import { schemaHandler } from './http/schema-route';
 import { tokenRoutes } from './http/token-routes';
-import { WEBHOOK_RECEIVE_PATHS, webhookReceiveHandler } from './http/webhook-route';
+import { webhookReceiveHandler } from './http/webhook-route';
 import { traceRequests } from './http/trace-id';
 import { webApp } from './http/web-app';
 import type { ServerServices } from './services';
@@ -61,17 +59,7 @@ export function createApp(services: ServerServices, options: AppOptions = {}): e
   // Another site's page may not call the API or the token endpoints with the browser's credentials.
   app.use(['/api', '/auth'], refuseCrossOrigin(services.config.allowedOrigins ?? []));
 
-  app.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok' });
-  });
-  // Readiness: the instance can serve, its database answers. Load balancers take an instance that cannot
-  // reach the database out of rotation while /healthz (liveness) keeps it from being restarted.
-  app.get('/readyz', (_req, res, next) => {
-    databaseAnswers(services.database).then(
-      (ready) => res.status(ready ? 200 : 503).json({ status: ready ? 'ok' : 'unavailable' }),
-      next,
-    );
-  });
+  app.use(healthRoutes(services));
 
   // The API's routes sit on the app itself, each with its own chain (no prefix middleware): the hot path
   // stays short.
@@ -80,7 +68,8 @@ export function createApp(services: ServerServices, options: AppOptions = {}): e
   const streamedAttachments = attachmentStreamHandler(services);
   const streamedDrive = driveStreamHandler(services);
   const publicTokens = publicTokenCommandHandler(services);
-  app.all(WEBHOOK_RECEIVE_PATHS, webhookReceiveHandler(services)); // public: the token opens it
+  // Public: the token opens it. GET or POST; any other method is the same 404 as an unknown path.
+  app.all(routeOf(receiveWebhook), webhookReceiveHandler(services));
   app.get(
     COMMAND_PATH,
     schemaHandler(services),
@@ -95,14 +84,15 @@ export function createApp(services: ServerServices, options: AppOptions = {}): e
   app.all(COMMAND_PATH, caller, methodNotAllowed('GET, POST'));
   app.post('/api/v3/pipeline', caller, pipelineHandler(services));
   app.all('/api/v3/pipeline', caller, methodNotAllowed('POST'));
-  app.post(PERSISTED_PIPELINE_PATH, caller, runPersistedPipelineHandler(services));
-  app.put(PERSISTED_PIPELINE_PATH, caller, putPersistedPipelineHandler(services));
-  app.all(PERSISTED_PIPELINE_PATH, caller, methodNotAllowed('POST, PUT'));
+  // The body is the pipeline's (run) or the pipeline (put), in any type: the handlers read it themselves.
+  app.post(routeOf(runStoredPipeline), caller, runPersistedPipelineHandler(services));
+  app.put(routeOf(putStoredPipeline), caller, putPersistedPipelineHandler(services));
+  app.all(routeOf(runStoredPipeline), caller, methodNotAllowed('POST, PUT'));
   app.use(pipelineDebugRoutes(services, caller));
-  app.get(EVENTS_PATH, caller, eventsHandler(services));
+  app.get(routeOf(eventStream), caller, eventsHandler(services)); // a stream: its own handler
   app.use(runsRoutes(services, caller));
   app.use(pinsRoutes(services, caller));
-  app.get(METRICS_PATH, ...metricsHandlers(services, caller));
+  app.get(routeOf(metrics), ...metricsHandlers(services, caller)); // text, not JSON
   app.all(/^\/api\/v3(\/.*)?$/, caller, (req, _res, next) => {
     next(new PipeworkError('NOT_FOUND', `No endpoint ${req.method} ${req.path}.`));
   });

@@ -9,18 +9,12 @@ import {
   createPublicKey,
   generateKeyPairSync,
 } from 'node:crypto';
+import type { PublicJwk } from '../../shared/api';
 import type { SqlPort } from '../db/sql';
 
 export const ACCESS_TOKEN_ALGORITHM = 'RS256';
 
-export interface PublicJwk {
-  kty: string;
-  kid: string;
-  alg: string;
-  use: string;
-  n: string;
-  e: string;
-}
+export type { PublicJwk };
 
 export interface SigningKey {
   kid: string;

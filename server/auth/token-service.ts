@@ -1,4 +1,5 @@
 /** The OAuth grants behind the token endpoint and `iam.token*`: password and refresh_token, Keycloak-shaped. */
+import type { TokenResponse } from '../../shared/api';
 import type { Principal } from '../../shared/auth';
 import { isPipeworkError } from '../../shared/errors';
 import type { AccessTokens } from './access-tokens';
@@ -6,17 +7,7 @@ import { OAuthError, invalidUserCredentials } from './oauth-error';
 import { type ApiTokenGrant, ApiTokenStore, apiTokenSessionId } from './api-tokens';
 import type { RefreshGrant, RefreshTokenStore } from './refresh-tokens';
 
-/** Keycloak's token response. */
-export interface TokenResponse {
-  access_token: string;
-  expires_in: number;
-  refresh_expires_in: number;
-  refresh_token: string;
-  token_type: 'Bearer';
-  'not-before-policy': number;
-  session_state: string;
-  scope: string;
-}
+export type { TokenResponse };
 
 export interface TokenServiceDeps {
   accessTokens: AccessTokens;

@@ -6,6 +6,13 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import {
+  endpointUrl,
+  logoutEndpoint,
+  tokenEndpoint,
+  type OAuthErrorBody,
+  type TokenResponse,
+} from '../../shared/api';
 import { CliError } from './cli-client';
 import { EXIT } from './exit-codes';
 
@@ -57,17 +64,10 @@ export function removeLogin(env: NodeJS.ProcessEnv): void {
   rmSync(loginFile(env), { force: true });
 }
 
-interface TokenResponse {
-  access_token?: string;
-  refresh_token?: string;
-  expires_in?: number;
-  refresh_expires_in?: number;
-  error?: string;
-  error_description?: string;
-}
+type TokenAnswer = Partial<TokenResponse> & Partial<OAuthErrorBody>;
 
-function oidc(url: string, realm: string, endpoint: 'token' | 'logout'): string {
-  return `${url}/auth/realms/${encodeURIComponent(realm)}/protocol/openid-connect/${endpoint}`;
+function oidc(url: string, realm: string, endpoint: typeof tokenEndpoint | typeof logoutEndpoint): string {
+  return `${url}${endpointUrl(endpoint, { realm })}`;
 }
 
 async function postForm(url: string, form: Record<string, string>): Promise<Response> {
@@ -93,8 +93,8 @@ async function tokens(
   username: string,
   form: Record<string, string>,
 ): Promise<StoredLogin> {
-  const response = await postForm(oidc(url, realm, 'token'), { client_id: CLI_CLIENT_ID, ...form });
-  const body = (await response.json().catch(() => ({}))) as TokenResponse;
+  const response = await postForm(oidc(url, realm, tokenEndpoint), { client_id: CLI_CLIENT_ID, ...form });
+  const body = (await response.json().catch(() => ({}))) as TokenAnswer;
   if (!response.ok || !body.access_token || !body.refresh_token) {
     const code = response.status === 429 ? 'TOO_MANY_REQUESTS' : 'UNAUTHENTICATED';
     const exit = response.status === 404 ? EXIT.notFound : EXIT.auth;
@@ -127,7 +127,7 @@ export function refreshLogin(login: StoredLogin): Promise<StoredLogin> {
 
 /** Ends the login session on the server (its refresh and access tokens stop working). */
 export async function revokeLogin(login: StoredLogin): Promise<void> {
-  const response = await postForm(oidc(login.url, login.realm, 'logout'), {
+  const response = await postForm(oidc(login.url, login.realm, logoutEndpoint), {
     client_id: CLI_CLIENT_ID,
     refresh_token: login.refreshToken,
   });

@@ -1,4 +1,5 @@
 /** Verbs of the login: login, logout, status. */
+import { endpointUrl, healthz, type Health } from '../../shared/api';
 import { readFileSync } from 'node:fs';
 import { CliError, DEFAULT_URL, normalizeUrl, send } from './cli-client';
 import type { Register, VerbContext } from './cli-context';
@@ -92,7 +93,9 @@ export const registerAuthVerbs: Register = (program, action) => {
     .action(
       action(async (ctx) => {
         const settings = ctx.settings();
-        const health = (await send(settings, '/healthz')).json<{ status?: string; version?: string }>();
+        const health = (await send(settings, endpointUrl(healthz, {}))).json<
+          Partial<Health> & { version?: string }
+        >();
         const who = await send(settings, '/api/v3/pipeline', {
           method: 'POST',
           contentType: 'application/yaml',

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { createInterface } from 'node:readline/promises';
+import { endpointUrl, eventStream, type EventStreamQuery } from '../../shared/api';
 import { CliError, command, send } from './cli-client';
 import type { Register, VerbContext } from './cli-context';
 import { EXIT } from './exit-codes';
@@ -36,14 +37,14 @@ async function confirm(ctx: VerbContext, question: string): Promise<boolean> {
 /** Follows `GET /api/v3/events` (Server-Sent Events) and hands each event's JSON on until `limit` or the end. */
 async function followEvents(
   ctx: VerbContext,
-  query: URLSearchParams,
+  query: EventStreamQuery,
   limit: number | undefined,
   onEvent: (event: Record<string, unknown>) => void,
   onConnected: () => void,
 ): Promise<void> {
   const settings = ctx.settings();
   const abort = new AbortController();
-  const response = await send(settings, `/api/v3/events?${query}`, { stream: abort.signal });
+  const response = await send(settings, endpointUrl(eventStream, {}, query), { stream: abort.signal });
   onConnected();
   const reader = response.stream!.getReader();
   const decoder = new TextDecoder();
@@ -207,9 +208,7 @@ export const registerPropertyVerbs: Register = (program, action) => {
     .option('--limit <n>', 'stop after n events', (v) => Number.parseInt(v, 10))
     .action(
       action(async (ctx, pattern: string | undefined, options: { event?: string; limit?: number }) => {
-        const query = new URLSearchParams();
-        if (pattern) query.set('filter', pattern);
-        if (options.event) query.set('key', options.event);
+        const query: EventStreamQuery = { filter: pattern, key: options.event };
         const connected = () => {
           if (!ctx.out.json)
             ctx.out.note(`Following events${pattern ? ` on ${pattern}` : ''} (Ctrl-C stops).`);

@@ -5,6 +5,7 @@
  * privacy levels mean here is in docs/delivery.md.
  */
 import { randomUUID } from 'node:crypto';
+import { openDelivery, endpointUrl } from '../../shared/api';
 import { isAdmin, type Principal } from '../../shared/auth';
 import { PipeworkError } from '../../shared/errors';
 import type { Logger } from '../logging/logger';
@@ -232,7 +233,7 @@ export class DeliveryService {
     }
     delivery = (await this.store.get(delivery.uuid))!;
     for (const s of secrets) {
-      const link = `${this.baseUrl().replace(/\/+$/, '')}/delivery/${s.token}`;
+      const link = `${this.baseUrl().replace(/\/+$/, '')}${endpointUrl(openDelivery, { token: s.token })}`;
       await this.mail.send(linkMail(delivery, s.email, link, level === 4 ? null : plainMessage));
       if (s.password !== null) await this.mail.send(passwordMail(delivery, s.email, s.password));
       await this.store.recordSent(delivery.uuid, s.email, {

@@ -1,5 +1,5 @@
 /** Renders the command reference (docs/commands.md) from the registry: the contracts are the one source. */
-import type { CommandAudience, CommandContract, JsonSchema } from '../../shared/commands';
+import type { CommandAudience, CommandContract, CommandStreaming, JsonSchema } from '../../shared/commands';
 import { isReadOnly, permissionOf } from '../../shared/commands';
 
 function typeText(schema: JsonSchema): string {
@@ -10,6 +10,20 @@ function typeText(schema: JsonSchema): string {
 
 function cell(text: string | undefined): string {
   return (text ?? '').replace(/\|/g, '\\|').replace(/\n/g, ' ');
+}
+
+const UPLOAD_WORDS = { raw: 'a raw body (any type but multipart)', multipart: "each multipart 'file' part" };
+const ANSWER_WORDS = { chunks: 'chunk by chunk', ranges: 'chunk by chunk, with HTTP range requests (206)' };
+
+/** The docs line of a streamed command: what its direct call streams (the contract's `streaming`). */
+export function streamingText(name: string, streaming: CommandStreaming): string {
+  const parts: string[] = [];
+  if (streaming.input?.length) {
+    const bodies = streaming.input.map((kind) => UPLOAD_WORDS[kind]).join(' or ');
+    parts.push(`a POST streams ${bodies} into storage as it arrives`);
+  }
+  if (streaming.output) parts.push(`a GET answers ${ANSWER_WORDS[streaming.output]}`);
+  return `Streamed when called directly (\`/api/v3/command/${name}\`): ${parts.join('; ')}.`;
 }
 
 function renderCommand(contract: CommandContract): string {
@@ -35,6 +49,7 @@ function renderCommand(contract: CommandContract): string {
       (isReadOnly(contract) ? 'Reads only: runs over GET too.' : 'Writes: over POST only.'),
     '',
   );
+  if (contract.streaming) lines.push(streamingText(contract.name, contract.streaming), '');
   for (const example of contract.examples ?? []) {
     lines.push(`${example.title}:`, '', '```yaml', example.pipeline.trimEnd(), '```', '');
   }

@@ -105,6 +105,9 @@ describe('GET /api/v3/events (Server-Sent Events)', () => {
     expect(anonymous.status).toBe(401);
     const twice = await http(server.url, '/api/v3/events?key=a&key=b', { auth: server.adminAuth });
     expect([twice.status, twice.json.value.code]).toEqual([400, 'PARAM_INVALID']);
+    // A misspelt filter is refused, not followed as no filter (the query is the endpoint definition's).
+    const misspelt = await http(server.url, '/api/v3/events?fitler=global/**', { auth: server.adminAuth });
+    expect([misspelt.status, misspelt.json.value.parameter]).toEqual([400, 'fitler']);
   });
 });
 

@@ -12,10 +12,11 @@ import type { ServerServices } from '../services';
 import { commandNameOf } from './command-routes';
 import { MAX_STREAMED_ATTACHMENT_BYTES, withClientFields } from '../commands/property/attachment-support';
 export { MAX_STREAMED_ATTACHMENT_BYTES };
-import { hasRawBody, streamedCommandCall } from './streamed-command';
+import { streamedCommandCall, streamedDirection, streamedForms } from './streamed-command';
 import { streamOut } from './send-result';
 
-const STREAMED = new Set(['property.attachment.content', 'property.attachment.put']);
+/** The commands this route has code for; which of them stream, and how, their contracts say (`streaming`). */
+export const ATTACHMENT_STREAM_COMMANDS = ['property.attachment.content', 'property.attachment.put'] as const;
 
 async function sendAttachmentContent(
   services: ServerServices,
@@ -83,20 +84,16 @@ async function streamParts(
 }
 
 export function attachmentStreamHandler(services: ServerServices): RequestHandler {
+  const streamed = streamedForms(services.commands, ATTACHMENT_STREAM_COMMANDS);
   return async (req, res, next) => {
     const name = commandNameOf(req);
-    if (name === undefined || !STREAMED.has(name)) return next();
-    if (
-      name === 'property.attachment.put' &&
-      (req.method !== 'POST' || req.query.content !== undefined || !hasRawBody(req))
-    ) {
-      return next();
-    }
-    if (name === 'property.attachment.content' && req.method !== 'GET') return next();
+    const streaming = name === undefined ? undefined : streamed.get(name);
+    const direction = streaming && streamedDirection(streaming, req);
+    // An upload with the content as a parameter (`content=...`) is no stream: the command route runs it.
+    if (!name || !direction || (direction === 'input' && req.query.content !== undefined)) return next();
     try {
       const { principal, params } = streamedCommandCall(services, name, req, res);
-      if (name === 'property.attachment.content')
-        return await sendAttachmentContent(services, principal, params, res);
+      if (direction === 'output') return await sendAttachmentContent(services, principal, params, res);
       if (isMultipart(req)) return await streamParts(services, principal, params, req, res);
       const contentType = params.contentType ?? req.headers['content-type'];
       const attachment = await services.properties.attachments.write(

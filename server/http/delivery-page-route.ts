@@ -5,12 +5,20 @@
  * no listing. Requests per client address and wrong passwords per link are limited (429).
  */
 import express, { type Request, type Response, Router } from 'express';
+import {
+  downloadDelivered,
+  downloadDeliveredWithPassword,
+  openDelivery,
+  openDeliveryWithPassword,
+  endpointUrl,
+} from '../../shared/api';
 import type { OpenedLink } from '../delivery';
 import type { ServerServices } from '../services';
 import { WindowCounter } from './delivery-rate-limit';
 import { deliveryPage, notFoundPage, passwordPage, tooManyPage } from './delivery-page-html';
 
-export const DELIVERY_PAGE_PATH = '/delivery';
+/** The page's own address, where its forms post. */
+const pageOf = (token: string) => endpointUrl(openDelivery, { token });
 
 function secureHeaders(res: Response): void {
   res.setHeader('Cache-Control', 'no-store');
@@ -64,7 +72,7 @@ export function deliveryPageRoutes(services: ServerServices): Router {
     const given = typeof req.body?.password === 'string' ? (req.body.password as string) : '';
     if (deliveries.passwordMatches(link, given)) return given;
     wrongPasswords.hit(token);
-    html(res, 403, passwordPage(link.delivery, `${DELIVERY_PAGE_PATH}/${token}`, true));
+    html(res, 403, passwordPage(link.delivery, pageOf(token), true));
     return undefined;
   }
 
@@ -80,11 +88,11 @@ export function deliveryPageRoutes(services: ServerServices): Router {
     res.end(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   }
 
-  router.get(`${DELIVERY_PAGE_PATH}/:token`, async (req, res, next) => {
+  router.get(openDelivery.path, async (req, res, next) => {
     try {
       const link = await opened(req, res);
       if (!link) return;
-      const path = `${DELIVERY_PAGE_PATH}/${String(req.params.token)}`;
+      const path = pageOf(String(req.params.token));
       if (link.delivery.privacyLevel >= 2) return html(res, 200, passwordPage(link.delivery, path, false));
       html(res, 200, deliveryPage(link.delivery, path, link.delivery.message, null));
     } catch (error) {
@@ -92,12 +100,12 @@ export function deliveryPageRoutes(services: ServerServices): Router {
     }
   });
 
-  router.post(`${DELIVERY_PAGE_PATH}/:token`, form, async (req, res, next) => {
+  router.post(openDeliveryWithPassword.path, form, async (req, res, next) => {
     try {
       const link = await opened(req, res);
       if (!link) return;
       const token = String(req.params.token);
-      const path = `${DELIVERY_PAGE_PATH}/${token}`;
+      const path = pageOf(token);
       if (link.delivery.privacyLevel < 2)
         return html(res, 200, deliveryPage(link.delivery, path, link.delivery.message, null));
       const pass = password(req, res, link);
@@ -109,11 +117,11 @@ export function deliveryPageRoutes(services: ServerServices): Router {
     }
   });
 
-  router.get(`${DELIVERY_PAGE_PATH}/:token/:position`, async (req, res, next) => {
+  router.get(downloadDelivered.path, async (req, res, next) => {
     try {
       const link = await opened(req, res);
       if (!link) return;
-      const path = `${DELIVERY_PAGE_PATH}/${String(req.params.token)}`;
+      const path = pageOf(String(req.params.token));
       if (link.delivery.privacyLevel >= 2) return html(res, 403, passwordPage(link.delivery, path, false));
       await sendAttachment(req, res, link, '');
     } catch (error) {
@@ -121,7 +129,7 @@ export function deliveryPageRoutes(services: ServerServices): Router {
     }
   });
 
-  router.post(`${DELIVERY_PAGE_PATH}/:token/:position`, form, async (req, res, next) => {
+  router.post(downloadDeliveredWithPassword.path, form, async (req, res, next) => {
     try {
       const link = await opened(req, res);
       if (!link) return;

@@ -9,10 +9,13 @@ import { PipeworkError } from '../../shared/errors';
 import type { DriveFile } from '../drive';
 import type { ServerServices } from '../services';
 import { commandNameOf } from './command-routes';
-import { isMultipart } from './multipart';
-import { hasRawBody, streamedCommandCall } from './streamed-command';
+import { streamedCommandCall, streamedDirection, streamedForms } from './streamed-command';
 
-const STREAMED = new Set(['drive.save', 'drive.read']);
+/**
+ * The commands this route has code for; which of them stream, and how, their contracts say (`streaming`). A
+ * multipart upload to `drive.save` is a content collection, which the contract leaves to the command route.
+ */
+export const DRIVE_STREAM_COMMANDS = ['drive.save', 'drive.read'] as const;
 /** What is read and thrown away after a refused upload so the client still gets the answer; past it, the socket closes. */
 const MAX_DISCARD_BYTES = 64 * 1024 * 1024;
 
@@ -63,24 +66,23 @@ function sendDriveFile(res: Response, { file, entry }: DriveFile): Promise<void>
 }
 
 export function driveStreamHandler(services: ServerServices): RequestHandler {
+  const streamed = streamedForms(services.commands, DRIVE_STREAM_COMMANDS);
   return async (req, res, next) => {
     const name = commandNameOf(req);
-    if (name === undefined || !STREAMED.has(name)) return next();
-    // A multipart upload is a content collection: the command route reads it.
-    if (name === 'drive.save' && (req.method !== 'POST' || !hasRawBody(req) || isMultipart(req)))
-      return next();
-    if (name === 'drive.read' && req.method !== 'GET' && req.method !== 'HEAD') return next();
+    const streaming = name === undefined ? undefined : streamed.get(name);
+    const direction = streaming && streamedDirection(streaming, req);
+    if (!name || !direction) return next();
     try {
       const { principal, params } = streamedCommandCall(services, name, req, res);
       const path = String(params.path ?? '');
-      if (name === 'drive.read') return await sendDriveFile(res, await services.drive.file(principal, path));
+      if (direction === 'output') return await sendDriveFile(res, await services.drive.file(principal, path));
       const declared = Number(req.headers['content-length'] ?? NaN);
       if (declared > services.drive.maxFileBytes) throw tooLarge(services.drive.maxFileBytes);
       // Not destroyed when the save stops early: the rest is discarded below so the error can be answered.
       const entry = await services.drive.save(principal, path, req.iterator({ destroyOnReturn: false }));
       res.status(200).json(entry);
     } catch (error) {
-      if (!res.headersSent && name === 'drive.save') discardRest(req);
+      if (!res.headersSent && direction === 'input') discardRest(req);
       next(error);
     }
   };

@@ -3,9 +3,9 @@
 import express from 'express';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defineEndpoint, endpointUrl } from '../../shared/api';
+import { defineEndpoint, endpointUrl, runStoredPipeline } from '../../shared/api';
 import { errorHandler } from './error-response';
-import { serveEndpoint } from './endpoint-route';
+import { routeOf, serveEndpoint } from './endpoint-route';
 import { silentLogger } from '../logging/logger';
 import { http } from '../testing/http-client';
 
@@ -35,6 +35,23 @@ const find = defineEndpoint<
   maxBodyBytes: 100,
 });
 
+/** Served at its path and its other spellings. */
+const aliased = defineEndpoint<Record<string, never>, Record<string, never>, Record<string, never>, string>({
+  method: 'GET',
+  path: '/old/thing',
+  aliases: ['/thing:old', '/new/thing'],
+  summary: 'the aliased thing',
+  query: { type: 'object', properties: {} },
+});
+
+/** A value after a colon, slashes and all: routed by the pattern, its URL built from the path. */
+const keyed = defineEndpoint<{ key: string }, Record<string, never>, Record<string, never>, string>({
+  method: 'GET',
+  path: '/keyed::key',
+  pattern: /^\/keyed:(.+)$/,
+  summary: 'the keyed thing',
+});
+
 let url = '';
 let close = () => {};
 
@@ -42,6 +59,10 @@ beforeAll(async () => {
   const app = express();
   const router = express.Router();
   serveEndpoint(router, find, [], async ({ params, query, body }) => ({ params, query, body }));
+  serveEndpoint(router, aliased, [], async ({ req }) => req.path);
+  serveEndpoint(router, keyed, [], async ({ req }) =>
+    decodeURIComponent(/^\/keyed:(.+)$/.exec(req.path)![1]!),
+  );
   app.use(router);
   app.use(errorHandler(silentLogger()));
   const server = app.listen(0, '127.0.0.1');
@@ -109,5 +130,25 @@ describe('an endpoint of shared/api', () => {
     expect(endpointUrl(find, { id: 'a b' }, { name: 'n', kind: undefined, limit: 0 })).toBe(
       '/things/a%20b?name=n&limit=0',
     );
+  });
+
+  it('answers at every path of an endpoint (its aliases) and routes by its pattern where a path cannot', async () => {
+    for (const path of ['/old/thing', '/thing:old', '/new/thing']) {
+      expect((await http(url, path)).json).toBe(path);
+    }
+    expect((await http(url, '/old/thing?x=1')).json.value.message).toBe(
+      "Unknown parameter 'x' for the aliased thing; it takes none.",
+    );
+    const path = endpointUrl(keyed, { key: 'global/app/a b' });
+    expect(path).toBe('/keyed:global%2Fapp%2Fa%20b');
+    expect((await http(url, path)).json).toBe('global/app/a b');
+    expect(routeOf(keyed)).toEqual(keyed.pattern);
+    expect(routeOf(aliased)).toEqual(['/old/thing', '/thing:old', '/new/thing']);
+  });
+
+  it('builds a stored pipeline URL the stored pipeline route reads back', () => {
+    const path = endpointUrl(runStoredPipeline, { reference: 'global/app/my pipe' });
+    expect(path).toBe('/api/v3/pipeline:global%2Fapp%2Fmy%20pipe');
+    expect(decodeURIComponent(runStoredPipeline.pattern!.exec(path)![1]!)).toBe('global/app/my pipe');
   });
 });

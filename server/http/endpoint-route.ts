@@ -81,6 +81,25 @@ function queryOf(req: Request): Record<string, unknown> {
   return out;
 }
 
+/** What Express routes an endpoint by: its pattern, or its path and aliases. */
+export function routeOf(endpoint: Endpoint<unknown, unknown, unknown, unknown>): RegExp | string[] {
+  return endpoint.pattern ?? [endpoint.path, ...(endpoint.aliases ?? [])];
+}
+
+/**
+ * The request's query checked against the endpoint's schema (each name once), for routes that answer or read
+ * a stream themselves and so keep their own handler.
+ */
+export function checkedQuery<E extends Endpoint<unknown, unknown, unknown, unknown>>(
+  endpoint: E,
+  req: Request,
+): QueryOf<E> {
+  const query = queryOf(req);
+  return (
+    endpoint.query ? checked(query, endpoint.query, endpoint.summary, 'parameter') : query
+  ) as QueryOf<E>;
+}
+
 async function bodyOf(
   req: Request,
   endpoint: Endpoint<unknown, unknown, unknown, unknown>,
@@ -111,14 +130,12 @@ export function serveEndpoint<E extends Endpoint<unknown, unknown, unknown, unkn
 ): void {
   const maxBodyBytes = options.maxBodyBytes ?? endpoint.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const method = endpoint.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
-  router[method](endpoint.path, ...before, async (req: Request, res: Response) => {
-    const query = endpoint.query
-      ? checked(queryOf(req), endpoint.query, endpoint.summary, 'parameter')
-      : queryOf(req);
+  router[method](routeOf(endpoint), ...before, async (req: Request, res: Response) => {
+    const query = checkedQuery(endpoint, req);
     const body = await bodyOf(req, endpoint, maxBodyBytes);
     const answer = await handler({
       params: req.params as ParamsOf<E>,
-      query: query as QueryOf<E>,
+      query,
       body: body as BodyOf<E>,
       req,
       res,

@@ -5,6 +5,7 @@
  * receives the events it missed that the outbox still holds (`../events/follow-events.ts`).
  */
 import type { RequestHandler, Response } from 'express';
+import { eventStream } from '../../shared/api';
 import { hasPermission, type Principal } from '../../shared/auth';
 import { PipeworkError } from '../../shared/errors';
 import { compileKeyPattern, type KeyPattern } from '../../shared/property';
@@ -12,8 +13,8 @@ import { eventJson, type PipeworkEvent } from '../events/event-bus';
 import { keysOfEvent } from '../events/event-listen-dispatcher';
 import { followEvents, parseLastEventId } from '../events/follow-events';
 import type { ServerServices } from '../services';
+import { checkedQuery } from './endpoint-route';
 
-export const EVENTS_PATH = '/api/v3/events';
 /** What following events requires: the right to list properties. */
 export const EVENTS_PERMISSION = 'CAN_PIPE_property.list';
 const HEARTBEAT_MS = 15_000;
@@ -25,12 +26,9 @@ export interface EventsRouteOptions {
   maxBufferedBytes?: number;
 }
 
-function single(value: unknown, name: string): string | undefined {
-  if (value === undefined || value === '') return undefined;
-  if (typeof value !== 'string') {
-    throw new PipeworkError('PARAM_INVALID', `Parameter '${name}' takes one value.`, { parameter: name });
-  }
-  return value;
+/** An empty value is no value. */
+function given(value: string | undefined): string | undefined {
+  return value === '' ? undefined : value;
 }
 
 function eventKeyMatcher(key: string | undefined): (eventKey: string) => boolean {
@@ -90,9 +88,10 @@ export function eventsHandler(services: ServerServices, options: EventsRouteOpti
       if (!principal || !hasPermission(principal, EVENTS_PERMISSION)) {
         throw new PipeworkError('FORBIDDEN', `Following events needs the permission ${EVENTS_PERMISSION}.`);
       }
-      const filter = single(req.query.filter, 'filter');
+      const query = checkedQuery(eventStream, req);
+      const filter = given(query.filter);
       pattern = filter === undefined ? undefined : compileKeyPattern(filter);
-      wantsKey = eventKeyMatcher(single(req.query.key, 'key'));
+      wantsKey = eventKeyMatcher(given(query.key));
     } catch (error) {
       next(error);
       return;

@@ -6,6 +6,7 @@
  */
 import type { Request, RequestHandler } from 'express';
 import { stringify as toYaml } from 'yaml';
+import { STORED_PIPELINE_PATTERN } from '../../shared/api';
 import { PipeworkError } from '../../shared/errors';
 import { formPipelineDocument, validatePipeline, type PipelineScript } from '../../shared/pipeline';
 import type { Property } from '../../shared/property';
@@ -21,13 +22,11 @@ import { sendAsyncStarted } from './async-answer';
 import { asksAsync, requestTrigger } from './request-trigger';
 import { startAsyncRun } from '../runs/async-runs';
 
-export const PERSISTED_PIPELINE_PATH = /^\/api\/v3\/pipeline:(.+)$/;
-
 /** The stored type of a pipeline put over HTTP. */
 export const PIPELINE_PROPERTY_TYPE = 'application/yaml;type=pipeline';
 
 function referenceOf(req: Request): string {
-  const raw = PERSISTED_PIPELINE_PATH.exec(req.path)![1]!;
+  const raw = STORED_PIPELINE_PATTERN.exec(req.path)![1]!;
   try {
     return decodeURIComponent(raw);
   } catch {

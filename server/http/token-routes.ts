@@ -4,6 +4,14 @@
  * `{error, error_description}`, not the API's, because OAuth clients parse them.
  */
 import express, { Router, type Request, type Response } from 'express';
+import {
+  REALM_BASE,
+  certsEndpoint,
+  discoveryEndpoint,
+  logoutEndpoint,
+  tokenEndpoint,
+  type OpenIdConfiguration,
+} from '../../shared/api';
 import { OAuthError } from '../auth/oauth-error';
 import type { IamService } from '../iam';
 import type { Logger } from '../logging/logger';
@@ -50,7 +58,7 @@ function sendOAuthError(res: Response, error: OAuthError): void {
 /** Mounts the realm endpoints; `app.use(tokenRoutes(services.iam, services.logger))`. */
 export function tokenRoutes(iam: IamService, logger?: Logger): Router {
   const router = Router();
-  const base = '/auth/realms/:realm';
+  const base = REALM_BASE;
   const form = express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 50 });
 
   router.use(base, (req, res, next) => {
@@ -63,7 +71,7 @@ export function tokenRoutes(iam: IamService, logger?: Logger): Router {
     next();
   });
 
-  router.post(`${base}/protocol/openid-connect/token`, form, (req, res, next) => {
+  router.post(tokenEndpoint.path, form, (req, res, next) => {
     const body: Form = (req.body as Form | undefined) ?? {};
     let client: { clientId?: string; clientSecret?: string };
     try {
@@ -102,7 +110,7 @@ export function tokenRoutes(iam: IamService, logger?: Logger): Router {
     );
   });
 
-  router.post(`${base}/protocol/openid-connect/logout`, form, (req, res, next) => {
+  router.post(logoutEndpoint.path, form, (req, res, next) => {
     const token = field((req.body as Form | undefined) ?? {}, 'refresh_token');
     if (!token) {
       sendOAuthError(res, new OAuthError('invalid_request', 'Missing parameter: refresh_token'));
@@ -111,23 +119,25 @@ export function tokenRoutes(iam: IamService, logger?: Logger): Router {
     iam.tokens.logout(token).then(() => res.status(204).end(), next);
   });
 
-  router.get(`${base}/protocol/openid-connect/certs`, (_req, res) => {
+  router.get(certsEndpoint.path, (_req, res) => {
     res.json(iam.jwks());
   });
 
-  router.get(`${base}/.well-known/openid-configuration`, (_req, res) => {
-    const oidc = `${iam.issuer}/protocol/openid-connect`;
-    res.json({
+  router.get(discoveryEndpoint.path, (_req, res) => {
+    // The issuer is the realm's own URL: each endpoint's path after the realm base follows it.
+    const at = (endpoint: { path: string }) => `${iam.issuer}${endpoint.path.slice(base.length)}`;
+    const configuration: OpenIdConfiguration = {
       issuer: iam.issuer,
-      token_endpoint: `${oidc}/token`,
-      jwks_uri: `${oidc}/certs`,
-      end_session_endpoint: `${oidc}/logout`,
+      token_endpoint: at(tokenEndpoint),
+      jwks_uri: at(certsEndpoint),
+      end_session_endpoint: at(logoutEndpoint),
       grant_types_supported: ['password', 'refresh_token'],
       response_types_supported: ['token'],
       subject_types_supported: ['public'],
       id_token_signing_alg_values_supported: ['RS256'],
       token_endpoint_auth_methods_supported: ['none', 'client_secret_post', 'client_secret_basic'],
-    });
+    };
+    res.json(configuration);
   });
 
   // A body the form parser refused (too large, malformed) is an OAuth invalid_request here.

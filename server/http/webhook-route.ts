@@ -23,12 +23,6 @@ import { WindowCounter } from './delivery-rate-limit';
 import { readBody } from './read-body';
 import { sendResult } from './send-result';
 
-export const WEBHOOK_RECEIVE_PATHS = [
-  '/api/v3/command/webhook.receive',
-  '/api/v3/command:webhook.receive',
-  '/api/v3/webhook/receive',
-];
-
 /** Longest token accepted: a real one is 43 characters; anything much longer is not looked up. */
 const MAX_TOKEN_LENGTH = 128;
 

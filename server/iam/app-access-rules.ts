@@ -10,7 +10,7 @@
 import { hasPermission } from '../../shared/auth';
 import type { AppAccessRules } from '../store/property-access';
 import type { AppShowIndex } from './app-show-index';
-import type { IamService } from './iam-service';
+import type { IamService } from './iam-types';
 
 export function iamAppAccessRules(
   iam: Pick<IamService, 'appAccessRole'>,

@@ -8,7 +8,8 @@ import type { SqlPort } from '../db/sql';
 import type { SyncSqlReader } from './sync-user-reader';
 import { BUILT_IN_ROLES } from '../commands/command-roles';
 import { silentLogger } from '../logging/logger';
-import { type IamOptions, createIamService } from './iam-service';
+import { createIamService } from './iam-service';
+import type { IamOptions } from './iam-types';
 import { TEST_HASH_COST } from './password-hasher';
 import { testConfig } from './test-iam';
 

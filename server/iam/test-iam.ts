@@ -12,7 +12,8 @@ import { http, type HttpResponse } from '../testing/http-client';
 import { basicAuth, startTestServer, TEST_ADMIN_PASSWORD, type TestServer } from '../testing/test-server';
 
 export { TEST_ADMIN_PASSWORD };
-import { type IamOptions, type IamService, createIamService } from './iam-service';
+import { createIamService } from './iam-service';
+import type { IamOptions, IamService } from './iam-types';
 import { TEST_HASH_COST } from './password-hasher';
 
 export function testConfig(overrides: Partial<ServerConfig> = {}): ServerConfig {

@@ -10,8 +10,6 @@ import { PipeworkError } from '../../shared/errors';
 import type { ServerServices } from '../services';
 import { routeOf } from './metrics';
 
-export const METRICS_PATH = '/metrics';
-
 /** Counts every request when it ends. */
 export function countRequests(services: ServerServices): RequestHandler {
   return (req, res, next) => {

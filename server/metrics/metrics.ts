@@ -4,6 +4,14 @@
  * and the process's own (event loop lag, memory). One registry per instance, so tests can run several.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import {
+  STORED_PIPELINE_PATTERN,
+  debugRun,
+  eventStream,
+  healthz,
+  metrics as metricsScrape,
+  readyz,
+} from '../../shared/api';
 import type { RunDetail } from '../runs/run-records';
 
 /** Seconds: from a millisecond step to the longest run. */
@@ -122,13 +130,13 @@ export class Metrics {
 /** The route label of a path: a few known shapes, so the label's values stay few. */
 export function routeOf(path: string): string {
   if (path.startsWith('/api/v3/command')) return '/api/v3/command';
-  if (path === '/api/v3/pipeline/debug') return path;
-  if (path.startsWith('/api/v3/pipeline:')) return '/api/v3/pipeline:<key>';
+  if (path === debugRun.path) return path;
+  if (STORED_PIPELINE_PATTERN.test(path)) return '/api/v3/pipeline:<key>';
   if (path === '/api/v3/pipeline') return path;
   if (path.startsWith('/api/v3/runs')) return '/api/v3/runs';
-  if (path.startsWith('/api/v3/events')) return '/api/v3/events';
+  if (path.startsWith(eventStream.path)) return eventStream.path;
   if (path.startsWith('/api/')) return '/api/other';
   if (path.startsWith('/auth/')) return '/auth';
-  if (path === '/metrics' || path === '/healthz' || path === '/readyz') return path;
+  if (path === metricsScrape.path || path === healthz.path || path === readyz.path) return path;
   return 'other';
 }

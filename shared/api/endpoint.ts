@@ -17,6 +17,13 @@ export interface Endpoint<Params, Query, Body, Response> {
   method: HttpMethod;
   /** Express-style, e.g. `/api/v3/runs/:id`. */
   path: string;
+  /** Other paths the server answers the same (older or real-product spellings). */
+  aliases?: string[];
+  /**
+   * What the server routes by where `path` cannot say it in Express's words (a key with slashes after a
+   * colon: `/api/v3/pipeline:<key>`); `path` then still builds the URL of a call.
+   */
+  pattern?: RegExp;
   /** What it is for, in a few words: error messages name it (`Unknown parameter 'x' for <summary>`). */
   summary: string;
   /** The query parameters; any other name is refused (a misspelt filter must not pass as no filter). */

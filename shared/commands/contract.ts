@@ -24,6 +24,21 @@ export interface CommandExample {
   pipeline: string;
 }
 
+/**
+ * How a command is streamed when called directly over `/api/v3/command/<name>` (the server's streamed command
+ * routes serve exactly the commands that declare it): the body and the answer move chunk by chunk, never held
+ * whole. Inside a pipeline the command runs as any other.
+ */
+export interface CommandStreaming {
+  /**
+   * What a direct `POST` may stream into storage as it arrives: `raw` a body of any type but multipart,
+   * `multipart` each `file` part of a multipart body.
+   */
+  input?: readonly ('raw' | 'multipart')[];
+  /** A direct `GET` answered chunk by chunk with backpressure (`chunks`), or also with HTTP ranges (`ranges`). */
+  output?: 'chunks' | 'ranges';
+}
+
 export interface CommandContract {
   /** Dotted lower-case name, e.g. `property.list`. */
   name: string;
@@ -67,6 +82,8 @@ export interface CommandContract {
   /** Marks runner-steering commands (`if`, `foreach`, ...). */
   controlFlow?: ControlFlowRole;
   examples?: CommandExample[];
+  /** Its direct calls streamed (attachments, drive files); absent for the buffered command route. */
+  streaming?: CommandStreaming;
 }
 
 /** The permission needed for a command. */

@@ -16,6 +16,7 @@ export {
   COMMAND_AUDIENCES,
   type CommandContract,
   type CommandExample,
+  type CommandStreaming,
   type ControlFlowRole,
   type ValueKind,
 } from './contract';

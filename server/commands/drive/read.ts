@@ -21,6 +21,7 @@ export const driveRead = defineCommand<ServerServices>(
     output: 'bytes',
     effect: 'read',
     audience: 'developer',
+    streaming: { output: 'ranges' },
     examples: [{ title: 'Read a file', pipeline: 'pipeline:\n  - drive.read: reports/invoice.pdf\n' }],
   },
   (ctx) => driveOf(ctx).read(ctx.principal, pathOf(ctx), ctx.services.config.limits.commandBodyBytes),

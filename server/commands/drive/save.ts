@@ -27,6 +27,7 @@ export const driveSave = defineCommand<ServerServices>(
     output: 'any',
     effect: 'write',
     audience: 'developer',
+    streaming: { input: ['raw'] },
     examples: [
       {
         title: 'Save a generated text',

@@ -27,6 +27,7 @@ export const propertyAttachmentContent = defineCommand<ServerServices>(
     output: 'bytes',
     effect: 'read',
     audience: 'user',
+    streaming: { output: 'chunks' },
     examples: [
       {
         title: 'Download an attachment',

@@ -47,6 +47,7 @@ export const propertyAttachmentPut = defineCommand<ServerServices>(
     output: 'json',
     effect: 'write',
     audience: 'user',
+    streaming: { input: ['raw', 'multipart'] },
     examples: [
       {
         title: 'Attach a generated text',

@@ -1,4 +1,5 @@
 /** Who may see and change a webhook: whoever created it, and admins; the shape commands answer with. */
+import { receiveWebhook } from '../../../shared/api';
 import { isAdmin, type Principal } from '../../../shared/auth';
 import { PipeworkError } from '../../../shared/errors';
 import type { ServerServices } from '../../services';
@@ -24,7 +25,7 @@ export async function manageableWebhook(
 /** The webhook's receive URL, with the token when there is one to show (only on creation). */
 export function webhookUrl(services: ServerServices, token = '<token>'): string {
   const base = services.config.publicUrl ?? `http://${services.config.host}:${services.config.port}`;
-  return `${base}/api/v3/command/webhook.receive?token=${token}`;
+  return `${base}${receiveWebhook.path}?token=${token}`;
 }
 
 /** A webhook as commands answer it (the token only when just created). */

@@ -1,18 +1,24 @@
 /** The OpenID Connect token endpoint of the server (Keycloak compatible): sign-in, refresh, sign-out. */
+import {
+  endpointUrl,
+  logoutEndpoint,
+  tokenEndpoint,
+  type OAuthErrorBody,
+  type TokenResponse,
+} from '../../../shared/api';
 import { ApiError } from './api-error';
 
-const REALM_BASE = '/auth/realms/pipework/protocol/openid-connect';
+const REALM = { realm: 'pipework' };
 const CLIENT_ID = 'workbench';
 
-export interface TokenAnswer {
-  access_token: string;
-  expires_in: number;
-  refresh_token: string;
-  refresh_expires_in: number;
-}
+export type TokenAnswer = Pick<
+  TokenResponse,
+  'access_token' | 'expires_in' | 'refresh_token' | 'refresh_expires_in'
+>;
 
-async function post(path: string, form: Record<string, string>): Promise<Response> {
-  return fetch(`${REALM_BASE}/${path}`, {
+/** The form endpoints (token, logout) take `application/x-www-form-urlencoded`, not JSON: posted here. */
+async function post(endpoint: typeof tokenEndpoint | typeof logoutEndpoint, form: Record<string, string>) {
+  return fetch(endpointUrl(endpoint, REALM), {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-requested-with': 'XMLHttpRequest' },
     body: new URLSearchParams({ client_id: CLIENT_ID, ...form }),
@@ -20,11 +26,8 @@ async function post(path: string, form: Record<string, string>): Promise<Respons
 }
 
 async function tokens(form: Record<string, string>): Promise<TokenAnswer> {
-  const response = await post('token', form);
-  const body = (await response.json().catch(() => ({}))) as Partial<TokenAnswer> & {
-    error?: string;
-    error_description?: string;
-  };
+  const response = await post(tokenEndpoint, form);
+  const body = (await response.json().catch(() => ({}))) as Partial<TokenAnswer> & Partial<OAuthErrorBody>;
   if (!response.ok || !body.access_token) {
     throw new ApiError(response.status, {
       code: body.error ?? `HTTP_${response.status}`,
@@ -45,5 +48,5 @@ export function refreshGrant(refreshToken: string): Promise<TokenAnswer> {
 
 /** Ends the login session on the server: its refresh tokens and access tokens stop working. */
 export async function revoke(refreshToken: string): Promise<void> {
-  await post('logout', { refresh_token: refreshToken });
+  await post(logoutEndpoint, { refresh_token: refreshToken });
 }

@@ -4,6 +4,7 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { endpointUrl, getRun } from '../../../shared/api';
 import { useApi } from '../api';
 import styles from './forms.module.css';
 import type { CausedRun } from './useFollowRuns';
@@ -18,7 +19,7 @@ function RunRecord({ id }: { id: string }) {
   const record = useQuery({
     queryKey: ['run-record', id],
     queryFn: async () => {
-      const response = await api.fetch(`/api/v3/runs/${encodeURIComponent(id)}`);
+      const response = await api.fetch(endpointUrl(getRun, { id }));
       if (!response.ok) throw new Error(`The run record could not be read (HTTP ${response.status}).`);
       return (await response.json()) as RunDetail;
     },

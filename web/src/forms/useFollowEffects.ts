@@ -4,6 +4,7 @@
  * then the effect is what can be shown. The server sends only events of properties the user may read.
  */
 import { useEffect, useState } from 'react';
+import { endpointUrl, eventStream } from '../../../shared/api';
 import { useApi } from '../api';
 import { createSseParser } from '../properties/events/sse-parser';
 
@@ -26,7 +27,9 @@ export function useFollowEffects(submitted: { key: string; at: number } | null):
     const stop = setTimeout(() => abort.abort(), FOLLOW_MS);
     void (async () => {
       try {
-        const response = await api.fetch('/api/v3/events?key=*', { signal: abort.signal });
+        const response = await api.fetch(endpointUrl(eventStream, {}, { key: '*' }), {
+          signal: abort.signal,
+        });
         if (!response.ok || !response.body) return;
         const feed = createSseParser();
         const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();

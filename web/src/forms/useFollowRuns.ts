@@ -5,6 +5,7 @@
  * who is not its author sees what it wrote (useFollowEffects) but not the run itself.
  */
 import { useQuery } from '@tanstack/react-query';
+import { endpointUrl, listRuns } from '../../../shared/api';
 import { useApi } from '../api';
 
 export interface CausedRun {
@@ -32,7 +33,10 @@ export function useFollowRuns(submitted: { key: string; at: number } | null, app
     enabled: !!submitted,
     queryFn: async ({ signal }) => {
       const from = (submitted?.at ?? 0) - EARLIER_MS;
-      const response = await api.fetch(`/api/v3/runs?trigger=event&from=${from}&limit=50`, { signal });
+      const response = await api.fetch(
+        endpointUrl(listRuns, {}, { trigger: 'event', from: String(from), limit: 50 }),
+        { signal },
+      );
       if (!response.ok) return [];
       const body = (await response.json()) as { runs?: CausedRun[] };
       return (body.runs ?? []).filter((run) => isAppListenerRun(run, app)).reverse();

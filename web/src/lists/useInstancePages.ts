@@ -4,6 +4,7 @@
  */
 import { useQueries, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
+import { endpointUrl, eventStream } from '../../../shared/api';
 import { useApi } from '../api';
 import { createSseParser } from '../properties/events/sse-parser';
 
@@ -83,12 +84,10 @@ export function useLiveInstances(object: string): void {
   useEffect(() => {
     const abort = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const filter = encodeURIComponent(`${object}/instance/*`);
     void (async () => {
       try {
-        const response = await api.fetch(`/api/v3/events?key=property.*&filter=${filter}`, {
-          signal: abort.signal,
-        });
+        const url = endpointUrl(eventStream, {}, { key: 'property.*', filter: `${object}/instance/*` });
+        const response = await api.fetch(url, { signal: abort.signal });
         if (!response.ok || !response.body) return;
         const feed = createSseParser();
         const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();

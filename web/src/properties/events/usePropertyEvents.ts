@@ -5,6 +5,7 @@
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { endpointUrl, eventStream } from '../../../../shared/api';
 import { useApi } from '../../api';
 import { ancestorsOf } from '../api/property-paths';
 import { childrenQueryKey, propertyQueryKey, searchQueryKey } from '../api/query-keys';
@@ -13,7 +14,7 @@ import { createSseParser } from './sse-parser';
 
 export type LiveState = 'connecting' | 'live' | 'offline';
 
-const EVENTS_URL = '/api/v3/events?key=property.*';
+const EVENTS_URL = endpointUrl(eventStream, {}, { key: 'property.*' });
 const BATCH_MS = 150;
 const RETRY_MS = 3000;
 
