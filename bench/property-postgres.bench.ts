@@ -106,10 +106,18 @@ async function side(
 ): Promise<{ pg: number; sqlite: number }> {
   const pgRates: number[] = [];
   const sqliteRates: number[] = [];
-  // Short alternating rounds: a neighbour's burst on the shared machine hits both stores alike.
-  for (let round = 0; round < 8; round++) {
-    pgRates.push(await concurrentRate((i) => op(pgStore, i), inFlight, 400));
-    sqliteRates.push(await concurrentRate((i) => op(sqliteStore, i), inFlight, 400));
+  // Short alternating rounds, which goes first swapped each time: a neighbour's burst on the shared machine
+  // hits both stores alike.
+  for (let round = 0; round < 10; round++) {
+    const pg = () => concurrentRate((i) => op(pgStore, i), inFlight, 400);
+    const sqlite = () => concurrentRate((i) => op(sqliteStore, i), inFlight, 400);
+    if (round % 2 === 0) {
+      pgRates.push(await pg());
+      sqliteRates.push(await sqlite());
+    } else {
+      sqliteRates.push(await sqlite());
+      pgRates.push(await pg());
+    }
   }
   return { pg: median(pgRates.slice(1)), sqlite: median(sqliteRates.slice(1)) }; // round 0 warms up
 }
