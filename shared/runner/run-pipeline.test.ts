@@ -239,6 +239,16 @@ describe('runPipeline', () => {
     expect(typeof result.trace![0]!.durationMs).toBe('number');
   });
 
+  it('marks the step whose error ends the run in the trace the error carries', async () => {
+    const error = await failure('pipeline:\n  - log: first\n  - error: stop here\n  - log: never\n', {
+      trace: true,
+    });
+    const trace = error.details.trace as { command: string; error?: unknown }[];
+    expect(trace.map((t) => t.command)).toEqual(['log', 'error']);
+    expect(trace[0]!.error).toBeUndefined();
+    expect(trace[1]!.error).toEqual({ code: 'ASSERTION_FAILED', message: 'stop here' });
+  });
+
   it('checks permissions for every step', async () => {
     const authorize = (_p: unknown, contract: { name: string }) => {
       if (contract.name === 'set.body') throw new PipeworkError('FORBIDDEN', 'no');

@@ -439,7 +439,12 @@ class PipelineRun<S> {
         return;
       } catch (raw) {
         const error = this.asStepError(raw, step);
-        if (error.code === 'LIMIT_EXCEEDED' || error.code === 'FORBIDDEN') throw error;
+        // The trace shows which step failed, also when the failure ends the run.
+        const failed = () => {
+          if (traced) traced.error = { code: error.code, message: error.message };
+          return error;
+        };
+        if (error.code === 'LIMIT_EXCEEDED' || error.code === 'FORBIDDEN') throw failed();
         if (attempt < policy.retries) {
           this.log(
             step,
@@ -450,9 +455,9 @@ class PipelineRun<S> {
           await this.clock.sleep(policy.waitSeconds * 1000, stepDetails(step));
           continue;
         }
-        if (policy.then === 'THROW') throw error;
+        if (policy.then === 'THROW') throw failed();
         this.scope.exception = exceptionOf(error);
-        if (traced) traced.error = { code: error.code, message: error.message };
+        failed();
         this.log(
           step,
           traced,
