@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { HistoryBounds, PropertyChange, PropertyVersionKind } from '../../shared/property';
-import { defaultValueText } from './sqlite-rows';
+import { defaultValueText } from './property-rows';
 
 /** One row of `property_history`, as both stores insert it. */
 export interface VersionRecord {

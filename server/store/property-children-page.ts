@@ -5,10 +5,10 @@
 import type { Principal } from '../../shared/auth';
 import { PipeworkError } from '../../shared/errors';
 import { parseChildrenPattern, type PropertyService } from './property-service';
-import { childrenPageOf, type ChildrenPage } from './sqlite-children-page';
-import { SqlitePropertyStore } from './sqlite-property-store';
+import { childrenPageOf, type ChildrenPage } from './sqlite/sqlite-children-page';
+import { SqlitePropertyStore } from './sqlite/sqlite-property-store';
 
-export type { ChildrenPage } from './sqlite-children-page';
+export type { ChildrenPage } from './sqlite/sqlite-children-page';
 
 export const MAX_CHILDREN_PAGE = 1000;
 

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../testing/test-server';
 import { callCommand, codeOf } from '../../testing/command-forms';
-import type { SqlitePropertyStore } from '../../store/sqlite-property-store';
+import type { SqlitePropertyStore } from '../../store/sqlite/sqlite-property-store';
 
 let server: TestServer;
 let ann: string;

@@ -1,5 +1,5 @@
 /**
- * The history on PostgreSQL: the same rows and rules as SQLite (`../sqlite-property-history.ts`), `record`
+ * The history on PostgreSQL: the same rows and rules as SQLite (`../sqlite/sqlite-property-history.ts`), `record`
  * running on the write's own transaction client so a change and its version commit together.
  */
 import type { Pool, PoolClient } from 'pg';
@@ -14,7 +14,7 @@ import {
 } from '../../../shared/property';
 import { POSTGRES_HISTORY_MIGRATIONS } from '../history-migrations';
 import { historyOn, oldestKept, versionRecords } from '../history-records';
-import { withDefaultValue } from '../sqlite-property-history';
+import { withDefaultValue } from '../property-rows';
 import { migratePostgres } from './postgres-migrations';
 import { first, inTransaction, rows } from './postgres-rows';
 

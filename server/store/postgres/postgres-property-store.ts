@@ -31,7 +31,7 @@ import { PostgresSqlPort, driveOnClient } from '../../db/sql';
 import { SqlPropertyMarks, TAGS_OF_LIVE_SQL, parseTags } from '../property-marks-sql';
 import { instancePageSql } from '../instance-page-sql';
 import { POSTGRES_INSTANCE_DIALECT } from '../instance-page-dialects';
-import { toProperty, type PropertyRow } from '../sqlite-rows';
+import { toProperty, type PropertyRow } from '../property-rows';
 import { PostgresAttachmentStore } from './postgres-attachment-store';
 import { childrenOf, scanQuery } from './postgres-listing';
 import { POSTGRES_PROPERTY_MIGRATIONS, migratePostgres } from './postgres-migrations';

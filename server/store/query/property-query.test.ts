@@ -16,7 +16,7 @@ import {
 import { PostgresPropertyStore } from '../postgres/postgres-property-store';
 import { PropertyAccess } from '../property-access';
 import { PropertyService } from '../property-service';
-import { SqlitePropertyStore } from '../sqlite-property-store';
+import { SqlitePropertyStore } from '../sqlite/sqlite-property-store';
 import { errorCode, makePrincipal } from '../test-fixtures';
 import { PropertyQueryService } from './property-query';
 

@@ -3,8 +3,8 @@
  * range scans for wildcard listings, and synchronous reads for the `@property` PEL utility.
  */
 import { randomUUID } from 'node:crypto';
-import { migrate, type SqliteDatabase } from '../db';
-import { SqliteSqlPort } from '../db/sql';
+import { migrate, type SqliteDatabase } from '../../db';
+import { SqliteSqlPort } from '../../db/sql';
 import {
   DEFAULT_HISTORY_BOUNDS,
   compileKeyPattern,
@@ -31,11 +31,11 @@ import {
   type UpdateOptions,
   type UpdateResult,
   type WriteOptions,
-} from '../../shared/property';
-import { instancePageSql } from './instance-page-sql';
-import { SQLITE_INSTANCE_DIALECT } from './instance-page-dialects';
-import { PROPERTY_MIGRATIONS } from './migrations';
-import { SqlPropertyMarks, parseTags } from './property-marks-sql';
+} from '../../../shared/property';
+import { instancePageSql } from '../instance-page-sql';
+import { SQLITE_INSTANCE_DIALECT } from '../instance-page-dialects';
+import { PROPERTY_MIGRATIONS } from './sqlite-migrations';
+import { SqlPropertyMarks, parseTags } from '../property-marks-sql';
 import { SqliteAttachmentStore } from './sqlite-attachment-store';
 import { childrenOf } from './sqlite-children';
 import { SqlitePropertyHistory } from './sqlite-property-history';
@@ -49,15 +49,9 @@ import {
   propertyNotFound,
   savePatch,
   versionConflict,
-} from './property-write-rules';
-import {
-  PROPERTY_COLUMNS,
-  STORED_COLUMNS,
-  publicCopy,
-  toProperty,
-  type PropertyRow,
-  type StoredRow,
-} from './sqlite-rows';
+} from '../property-write-rules';
+import { publicCopy, toProperty, type PropertyRow, type StoredRow } from '../property-rows';
+import { LIVE, PROPERTY_COLUMNS, STORED_COLUMNS } from './sqlite-rows';
 
 export interface SqlitePropertyStoreOptions {
   /** Epoch milliseconds now (tests move time forward). */
@@ -68,8 +62,6 @@ export interface SqlitePropertyStoreOptions {
 
 /** A write's result with its committed changes. */
 type Changed = { changes: PropertyChange[] };
-
-const LIVE = '(expires_at IS NULL OR expires_at > ?)';
 
 /** The test every listed key passes: the pattern, then the query's own filter. */
 function acceptor(pattern: KeyPattern, filter?: (key: string) => boolean): (key: string) => boolean {

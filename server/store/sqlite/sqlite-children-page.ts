@@ -2,12 +2,10 @@
  * One page of a tree level on SQLite: the skip scan of `sqlite-children.ts` started after a cursor and
  * stopped after `limit` entries, so a folder with 100,000 properties answers its first page in microseconds.
  */
-import type { SqliteDatabase } from '../db';
-import { prefixUpperBound } from '../../shared/property';
-import { childAt, resumeAfter } from './property-tree-rules';
-
-/** A property counts while it has not expired. */
-export const LIVE = '(expires_at IS NULL OR expires_at > ?)';
+import type { SqliteDatabase } from '../../db';
+import { prefixUpperBound } from '../../../shared/property';
+import { childAt, resumeAfter } from '../property-tree-rules';
+import { LIVE } from './sqlite-rows';
 
 export interface SeekStatements {
   seek: { get(after: string, before: string, now: number): string | undefined };

@@ -3,32 +3,25 @@
  * transaction ends), so a change and its version commit or roll back together. Pruning is per key on each
  * write (an index range on `(key, id)`) and, for keys no longer written, by age in `prune`.
  */
-import { migrate, type SqliteDatabase } from '../db';
+import { migrate, type SqliteDatabase } from '../../db';
 import {
   normalizePropertyKey,
   type HistoryBounds,
   type HistoryListOptions,
-  type JsonValue,
   type PropertyChange,
   type PropertyHistoryReader,
   type PropertyVersion,
   type PropertyVersionSummary,
-} from '../../shared/property';
-import { HISTORY_MIGRATIONS } from './history-migrations';
-import { historyOn, oldestKept, versionRecords } from './history-records';
+} from '../../../shared/property';
+import { HISTORY_MIGRATIONS } from '../history-migrations';
+import { historyOn, oldestKept, versionRecords } from '../history-records';
+import { withDefaultValue } from '../property-rows';
 
 const SUMMARY = `h.id, h.key, h.uuid, h.kind, h.version, h.type, h.ttl AS timeToLive,
   h.default_value AS defaultValue, h.actor, h.at, h.other_key AS otherKey`;
 
 interface SummaryRow extends Omit<PropertyVersionSummary, 'defaultValue'> {
   defaultValue: string | null;
-}
-
-/** Parses the stored default value of a row in place. */
-export function withDefaultValue<T extends { defaultValue: unknown }>(row: T): T {
-  const text = row.defaultValue as string | null;
-  row.defaultValue = text === null ? null : (JSON.parse(text) as JsonValue);
-  return row;
 }
 
 export class SqlitePropertyHistory implements PropertyHistoryReader {
