@@ -8,11 +8,12 @@ import { SqliteSqlPort } from '../../db/sql';
 import {
   DEFAULT_HISTORY_BOUNDS,
   compileKeyPattern,
-  isPropertyRoot,
   normalizePropertyKey,
   scanRanges,
   type KeyPattern,
   type KeyScope,
+  type ChildrenPage,
+  type ChildrenPageQuery,
   type InstancePage,
   type InstancePageQuery,
   type InstanceRow,
@@ -38,6 +39,8 @@ import { PROPERTY_MIGRATIONS } from './sqlite-migrations';
 import { SqlPropertyMarks, parseTags } from '../property-marks-sql';
 import { SqliteAttachmentStore } from './sqlite-attachment-store';
 import { childrenOf } from './sqlite-children';
+import { childrenPageOf } from './sqlite-children-page';
+import { levelBase } from '../property-tree-rules';
 import { SqlitePropertyHistory } from './sqlite-property-history';
 import { SqliteQueryRunner } from './sqlite-query-runner';
 import {
@@ -233,8 +236,7 @@ export class SqlitePropertyStore implements PropertyStore, SyncPropertyReader, S
   }
 
   childrenSync(parent: string | null, scope: KeyScope = 'all'): string[] {
-    const base = parent === null || isPropertyRoot(parent) ? parent : normalizePropertyKey(parent);
-    return childrenOf(this.db, base, scope, this.clock());
+    return childrenOf(this.db, levelBase(parent), scope, this.clock());
   }
 
   // ---- the synchronous write (also behind the async interface) ----
@@ -259,6 +261,9 @@ export class SqlitePropertyStore implements PropertyStore, SyncPropertyReader, S
   }
   async children(parent: string | null, scope: KeyScope = 'all'): Promise<string[]> {
     return this.childrenSync(parent, scope);
+  }
+  async childrenPage({ parent, after, limit, accept }: ChildrenPageQuery): Promise<ChildrenPage> {
+    return childrenPageOf(this.db, levelBase(parent), after, limit, accept ?? (() => true), this.clock());
   }
   async instancePage(query: InstancePageQuery): Promise<InstancePage> {
     const q = instancePageSql(SQLITE_INSTANCE_DIALECT, query, this.clock());
