@@ -23,6 +23,27 @@ export interface VersionRecord {
   otherKey: string | null;
 }
 
+/** The columns of `property_history` a version fills, in the order of `versionRowValues`. */
+export const VERSION_COLUMNS =
+  'key, uuid, kind, version, value_hash, type, ttl, default_value, actor, at, other_key';
+
+/** A version's values for `INSERT INTO property_history (VERSION_COLUMNS)`. */
+export function versionRowValues(r: VersionRecord): unknown[] {
+  return [
+    r.key,
+    r.uuid,
+    r.kind,
+    r.version,
+    r.valueHash,
+    r.type,
+    r.ttl,
+    r.defaultValue,
+    r.actor,
+    r.at,
+    r.otherKey,
+  ];
+}
+
 /** The reference of a value in `property_history_value`. */
 export function valueHash(value: string): string {
   return createHash('sha256').update(value).digest('hex');

@@ -14,7 +14,7 @@ import {
   type PropertyVersionSummary,
 } from '../../../shared/property';
 import { HISTORY_MIGRATIONS } from '../history-migrations';
-import { historyOn, oldestKept, versionRecords } from '../history-records';
+import { VERSION_COLUMNS, historyOn, oldestKept, versionRecords, versionRowValues } from '../history-records';
 import { withDefaultValue } from '../property-rows';
 
 const SUMMARY = `h.id, h.key, h.uuid, h.kind, h.version, h.type, h.ttl AS timeToLive,
@@ -36,8 +36,7 @@ export class SqlitePropertyHistory implements PropertyHistoryReader {
     migrate(db, 'property-history', HISTORY_MIGRATIONS);
     this.stmt = {
       insert: db.prepare(
-        `INSERT INTO property_history (key, uuid, kind, version, value_hash, type, ttl, default_value, actor, at, other_key)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO property_history (${VERSION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       value: db.prepare('INSERT OR IGNORE INTO property_history_value (hash, value) VALUES (?, ?)'),
       pruneKey: db
@@ -76,19 +75,7 @@ export class SqlitePropertyHistory implements PropertyHistoryReader {
     const keys = new Set<string>();
     for (const r of versionRecords(changes, actor, now)) {
       if (r.valueHash !== null) this.stmt.value.run(r.valueHash, r.value);
-      this.stmt.insert.run(
-        r.key,
-        r.uuid,
-        r.kind,
-        r.version,
-        r.valueHash,
-        r.type,
-        r.ttl,
-        r.defaultValue,
-        r.actor,
-        r.at,
-        r.otherKey,
-      );
+      this.stmt.insert.run(...versionRowValues(r));
       keys.add(r.key);
     }
     const oldest = oldestKept(this.bounds, now);
