@@ -1,0 +1,144 @@
+// property.keys.children.page's rules on both databases: pages add up to what the reader may see of a level
+// (PropertyService.children), inside their folders through the store's pages, above them through the listing.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Principal } from '../../shared/auth';
+import type { AppFolder, PropertyStore } from '../../shared/property';
+import { openDatabase } from '../db';
+import { EventBus } from '../events/event-bus';
+import {
+  freshTestSchema,
+  postgresMissingReason,
+  startTestPostgres,
+  type TestPostgres,
+} from '../testing/postgres';
+import { PostgresPropertyStore } from './postgres/postgres-property-store';
+import { PropertyAccess } from './property-access';
+import { childrenPage } from './property-children-page';
+import { PropertyService } from './property-service';
+import { SqlitePropertyStore } from './sqlite/sqlite-property-store';
+import { errorCode, makePrincipal } from './test-fixtures';
+
+const pgMissing = postgresMissingReason();
+let postgres: TestPostgres | undefined;
+beforeAll(async () => {
+  if (!pgMissing) postgres = await startTestPostgres();
+}, 60_000);
+afterAll(() => postgres?.stop());
+
+interface Opened {
+  store: PropertyStore;
+  dispose(): Promise<void>;
+}
+
+const databases: [string, () => Promise<Opened>][] = [
+  [
+    'SQLite',
+    async () => {
+      const db = openDatabase(':memory:');
+      return {
+        store: new SqlitePropertyStore(db),
+        dispose: async () => {
+          db.close();
+        },
+      };
+    },
+  ],
+];
+if (!pgMissing) {
+  databases.push([
+    'PostgreSQL',
+    async () => {
+      const schema = await freshTestSchema(postgres!.url, 'children');
+      const store = await PostgresPropertyStore.open(schema.pool());
+      return { store, dispose: schema.drop };
+    },
+  ]);
+}
+
+describe.each(databases)('children pages on %s', (_name, open) => {
+  let opened: Opened;
+  let service: PropertyService;
+  const admin = makePrincipal('admin', { admin: true });
+  const ann = makePrincipal('ann');
+
+  beforeAll(async () => {
+    opened = await open();
+    // The app `secret` is closed to everyone but admins.
+    const appRules = {
+      allows: (p: Principal, app: AppFolder) => app.name !== 'secret' || p.uuid === 'admin',
+    };
+    service = new PropertyService({
+      store: opened.store,
+      events: new EventBus(),
+      access: new PropertyAccess({ appRules }),
+    });
+    const keys = [
+      'global/t/a',
+      'global/t/a-1',
+      'global/t/a/x',
+      'global/t/a/y/z',
+      'global/t/a.b',
+      'global/t/b',
+      'global/t/c/d',
+      'global/app/open/config',
+      'global/app/secret/config',
+      'user/ann/notes',
+      'user/ann/drafts/one',
+      'user/ben/notes',
+    ];
+    for (const key of keys) await service.create(admin, { key, value: 'v' });
+  });
+  afterAll(() => opened.dispose());
+
+  /** Every page of a level, following `next`. */
+  async function allPages(principal: Principal, pattern: string, limit: number): Promise<string[][]> {
+    const pages: string[][] = [];
+    let after: string | undefined;
+    for (;;) {
+      const page = await childrenPage(service, principal, pattern, after, limit);
+      expect(page.children.length).toBeLessThanOrEqual(limit);
+      pages.push(page.children);
+      if (page.next === null) return pages;
+      after = page.next;
+    }
+  }
+
+  it.each([1, 2, 5])('pages of %i add up to what the reader sees of each level', async (limit) => {
+    for (const [principal, pattern] of [
+      [admin, 'global/t/'],
+      [admin, ''],
+      [ann, ''],
+      [ann, 'user'],
+      [ann, 'user/ann'],
+      [ann, 'global/app'],
+    ] as const) {
+      const whole = await service.children(principal, pattern);
+      expect((await allPages(principal, pattern, limit)).flat()).toEqual(whole);
+    }
+  });
+
+  it('shows a reader their own folder and the apps they may read, and inside them everything', async () => {
+    expect((await allPages(ann, 'global/app', 1)).flat()).toEqual(['global/app/open/']);
+    expect((await allPages(admin, 'global/app', 1)).flat()).toEqual([
+      'global/app/open/',
+      'global/app/secret/',
+    ]);
+    expect((await allPages(ann, 'user', 10)).flat()).toEqual(['user/ann/']);
+    expect((await allPages(ann, 'user/ann', 1)).flat()).toEqual(['user/ann/drafts/', 'user/ann/notes']);
+    expect((await allPages(admin, 'user', 1)).flat()).toEqual(['user/ann/', 'user/ben/']);
+    expect((await allPages(admin, 'global/t', 100)).flat()).toEqual([
+      'global/t/a',
+      'global/t/a-1',
+      'global/t/a.b',
+      'global/t/a/',
+      'global/t/b',
+      'global/t/c/',
+    ]);
+  });
+
+  it('refuses a cursor that is not an entry of the listed folder', async () => {
+    for (const after of ['global/u/a', 'global/t/', 'global/t/a/x']) {
+      expect(await errorCode(childrenPage(service, admin, 'global/t', after, 10))).toBe('PARAM_INVALID');
+    }
+  });
+});
