@@ -15,6 +15,7 @@ import { PostgresPropertyStore } from './postgres/postgres-property-store';
 import { PropertyAccess } from './property-access';
 import { childrenPage } from './property-children-page';
 import { PropertyService } from './property-service';
+import { allChildrenPages } from './property-store-contract-support';
 import { SqlitePropertyStore } from './sqlite/sqlite-property-store';
 import { errorCode, makePrincipal } from './test-fixtures';
 
@@ -91,17 +92,8 @@ describe.each(databases)('children pages on %s', (_name, open) => {
   afterAll(() => opened.dispose());
 
   /** Every page of a level, following `next`. */
-  async function allPages(principal: Principal, pattern: string, limit: number): Promise<string[][]> {
-    const pages: string[][] = [];
-    let after: string | undefined;
-    for (;;) {
-      const page = await childrenPage(service, principal, pattern, after, limit);
-      expect(page.children.length).toBeLessThanOrEqual(limit);
-      pages.push(page.children);
-      if (page.next === null) return pages;
-      after = page.next;
-    }
-  }
+  const allPages = (principal: Principal, pattern: string, limit: number) =>
+    allChildrenPages((after) => childrenPage(service, principal, pattern, after, limit), limit);
 
   it.each([1, 2, 5])('pages of %i add up to what the reader sees of each level', async (limit) => {
     for (const [principal, pattern] of [
