@@ -15,7 +15,7 @@ import { EventBus } from '../server/events/event-bus';
 import { PostgresPropertyStore } from '../server/store/postgres/postgres-property-store';
 import { PropertyService } from '../server/store/property-service';
 import { PropertyQueryService } from '../server/store/query/property-query';
-import { SqlitePropertyStore } from '../server/store/sqlite-property-store';
+import { SqlitePropertyStore } from '../server/store/sqlite/sqlite-property-store';
 import { makePrincipal } from '../server/store/test-fixtures';
 import { freshTestSchema, postgresMissingReason, startTestPostgres } from '../server/testing/postgres';
 import { type BenchReport, median } from './bench-report';

@@ -4,7 +4,7 @@ import type { Principal } from '../../shared/auth';
 import { EventBus } from '../events/event-bus';
 import { PropertyAccess } from '../store/property-access';
 import { PropertyService } from '../store/property-service';
-import { SqlitePropertyStore } from '../store/sqlite-property-store';
+import { SqlitePropertyStore } from '../store/sqlite/sqlite-property-store';
 import { iamAppAccessRules } from './app-access-rules';
 import { http } from '../testing/http-client';
 import { basic, createTestIam, startIamTestServer } from './test-iam';

@@ -19,7 +19,7 @@ export interface SyncUserReader {
 
 export function syncUserReader(reader: SyncSqlReader, users: UserDirectory): SyncUserReader {
   return {
-    byUuid: (uuid) => reader.rowSync<UserRow>('SELECT * FROM iam_user WHERE uuid = $1', [uuid]),
+    byUuid: (uuid) => reader.rowSync<UserRow>(users.byUuidSql, [uuid]),
     byName: (username) => reader.rowSync<UserRow>(users.byNameSql, [username]),
     byEmail: (email) => reader.rowSync<UserRow>(users.byEmailSql, [email]),
   };

@@ -32,13 +32,15 @@ export class UserDirectory {
   readonly byNameSql: string;
   /** The statement that finds a user by email, ignoring case. */
   readonly byEmailSql: string;
+  /** The statement that finds a user by uuid. */
+  readonly byUuidSql = 'SELECT * FROM iam_user WHERE uuid = $1';
 
   byName(username: string): Promise<UserRow | undefined> {
     return this.sql.get<UserRow>(this.byNameSql, [username]);
   }
 
   byUuid(uuid: string): Promise<UserRow | undefined> {
-    return this.sql.get<UserRow>('SELECT * FROM iam_user WHERE uuid = $1', [uuid]);
+    return this.sql.get<UserRow>(this.byUuidSql, [uuid]);
   }
 
   byEmail(email: string): Promise<UserRow | undefined> {

@@ -6,7 +6,7 @@ import { MemoryCacheStore, loadCacheConfig } from '../cache';
 import type { ServerConfig } from '../config';
 import { InProcessJobLock } from '../db/installation-lock';
 import type { SqliteServerDatabase } from '../db/server-database';
-import { SqlitePropertyStore } from '../store/sqlite-property-store';
+import { SqlitePropertyStore } from '../store/sqlite/sqlite-property-store';
 import type { DatabaseParts } from './database-parts';
 
 export function sqliteParts(database: SqliteServerDatabase, config: ServerConfig): DatabaseParts {

@@ -1,9 +1,27 @@
 /**
- * The SQL-independent parts of chunked attachments, shared by the SQLite and PostgreSQL stores: where an
- * uploaded chunk goes, and a streamed upload's pieces re-cut into stored chunks of a fixed size, holding at
+ * The SQL-independent parts of chunked attachments, shared by the SQLite and PostgreSQL stores: the chunk
+ * size, the row as the public record, where an uploaded chunk goes, and a streamed upload's pieces re-cut into stored chunks of a fixed size, holding at
  * most about one chunk in memory.
  */
 import { PipeworkError } from '../../shared/errors';
+import type { PropertyAttachment } from '../../shared/property';
+
+/** Bytes per stored chunk of a streamed upload. */
+export const ATTACHMENT_CHUNK_BYTES = 1024 * 1024;
+
+/** The content type of an attachment stored without one. */
+export const DEFAULT_CONTENT_TYPE = 'application/octet-stream';
+
+/** An attachment row: the public record and the row id. */
+export interface AttachmentRow extends PropertyAttachment {
+  id: number;
+}
+
+/** The public record of an attachment row. */
+export function publicAttachment(row: AttachmentRow): PropertyAttachment {
+  const { id: _id, ...rest } = row;
+  return rest;
+}
 
 /** A Buffer view of the bytes (no copy). */
 export function asBuffer(data: Uint8Array): Buffer {

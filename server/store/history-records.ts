@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { HistoryBounds, PropertyChange, PropertyVersionKind } from '../../shared/property';
-import { defaultValueText } from './sqlite-rows';
+import { defaultValueText } from './property-rows';
 
 /** One row of `property_history`, as both stores insert it. */
 export interface VersionRecord {
@@ -21,6 +21,27 @@ export interface VersionRecord {
   actor: string | null;
   at: number;
   otherKey: string | null;
+}
+
+/** The columns of `property_history` a version fills, in the order of `versionRowValues`. */
+export const VERSION_COLUMNS =
+  'key, uuid, kind, version, value_hash, type, ttl, default_value, actor, at, other_key';
+
+/** A version's values for `INSERT INTO property_history (VERSION_COLUMNS)`. */
+export function versionRowValues(r: VersionRecord): unknown[] {
+  return [
+    r.key,
+    r.uuid,
+    r.kind,
+    r.version,
+    r.valueHash,
+    r.type,
+    r.ttl,
+    r.defaultValue,
+    r.actor,
+    r.at,
+    r.otherKey,
+  ];
 }
 
 /** The reference of a value in `property_history_value`. */

@@ -12,10 +12,10 @@ export {
   type AppAccessRules,
   type PropertyAccessOptions,
 } from './property-access';
-export { SqlitePropertyStore, type SqlitePropertyStoreOptions } from './sqlite-property-store';
-export { ATTACHMENT_CHUNK_BYTES } from './sqlite-attachment-store';
+export { SqlitePropertyStore, type SqlitePropertyStoreOptions } from './sqlite/sqlite-property-store';
+export { ATTACHMENT_CHUNK_BYTES } from './attachment-chunks';
 export { ObjectSchemaValidator } from './object-schema-validator';
 export { createPropertyUtility, propertyUtilityFactory, MAX_UTILITY_VALUES } from './property-utility';
 export { startTtlCleanup, type TtlCleanup, type TtlCleanupOptions } from './ttl-cleanup';
 export { createPropertyServices, type PropertyJobs, type PropertyServices } from './create-property-services';
-export { PROPERTY_MIGRATIONS } from './migrations';
+export { PROPERTY_MIGRATIONS } from './sqlite/sqlite-migrations';

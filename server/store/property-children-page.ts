@@ -4,11 +4,9 @@
  */
 import type { Principal } from '../../shared/auth';
 import { PipeworkError } from '../../shared/errors';
+import type { ChildrenPage } from '../../shared/property';
 import { parseChildrenPattern, type PropertyService } from './property-service';
-import { childrenPageOf, type ChildrenPage } from './sqlite-children-page';
-import { SqlitePropertyStore } from './sqlite-property-store';
-
-export type { ChildrenPage } from './sqlite-children-page';
+import { seesWholeLevel } from './property-tree-rules';
 
 export const MAX_CHILDREN_PAGE = 1000;
 
@@ -37,16 +35,14 @@ export async function childrenPage(
   const parent = parseChildrenPattern(pattern);
   checkCursor(parent, after);
   const scope = service.access.readScope(principal);
-  const insideScope =
-    scope === 'all' || (parent !== null && scope.some((f) => parent === f || parent.startsWith(`${f}/`)));
-  if (service.store instanceof SqlitePropertyStore && insideScope) {
+  if (scope === 'all' || seesWholeLevel(parent, scope)) {
     const readable = service.access.readFilter(principal);
     const folderVisible = service.access.folderFilter(principal);
     const accept = (child: string) =>
       child.endsWith('/') ? folderVisible(child.slice(0, -1)) : readable(child);
-    return childrenPageOf(service.store.db, parent, after, limit, accept, Date.now());
+    return service.store.childrenPage({ parent, after, limit, accept });
   }
-  // Above the reader's own folders (or on another store) a level is small: list it whole and cut it.
+  // Above the reader's own folders a level holds only the paths down to them: list it whole and cut it.
   const all = await service.children(principal, pattern);
   const from = after === undefined ? 0 : all.findIndex((child) => child > after);
   const children = from < 0 ? [] : all.slice(from, from + limit);

@@ -1,6 +1,6 @@
 /** Helpers and the shared state of the PropertyStore contract suites (see property-store.contract.ts). */
 import { PipeworkError } from '../../shared/errors';
-import type { PropertyStore } from '../../shared/property';
+import type { ChildrenPage, PropertyStore } from '../../shared/property';
 
 /** What each part of the contract suite works with; fresh for every test. */
 export interface ContractContext {
@@ -29,4 +29,27 @@ export async function collect(source: AsyncIterable<Uint8Array>): Promise<number
 
 export async function* pieces(...parts: number[][]): AsyncIterable<Uint8Array> {
   for (const part of parts) yield new Uint8Array(part);
+}
+
+/**
+ * Every page of a tree level, asking `pageAfter` for the page after each `next` until it is null; checks on the
+ * way that no page is longer than `limit` and that a page with a `next` is full and ends with it.
+ */
+export async function allChildrenPages(
+  pageAfter: (after: string | undefined) => Promise<ChildrenPage>,
+  limit: number,
+): Promise<string[][]> {
+  const pages: string[][] = [];
+  let after: string | undefined;
+  for (;;) {
+    const page = await pageAfter(after);
+    if (page.children.length > limit)
+      throw new Error(`A page of ${page.children.length} past the limit ${limit}.`);
+    pages.push(page.children);
+    if (page.next === null) return pages;
+    if (page.children.length !== limit || page.next !== page.children.at(-1)) {
+      throw new Error(`A page with a next must be full and end with it: ${JSON.stringify(page)}`);
+    }
+    after = page.next;
+  }
 }

@@ -1,11 +1,12 @@
 /**
- * The contract every PropertyStore implementation must pass (SQLite now, PostgreSQL later): call
+ * The contract every PropertyStore implementation must pass (SQLite and PostgreSQL): call
  * `runPropertyStoreContract` from the implementation's test file with a factory for a fresh, empty store.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PipeworkError } from '../../shared/errors';
 import type { PropertyStore } from '../../shared/property';
 import { describeAttachmentContract } from './property-store-attachments.contract';
+import { describeChildrenPageContract } from './property-store-children.contract';
 import { codeOf, collect, type ContractContext } from './property-store-contract-support';
 import { describeHistoryContract } from './property-store-history.contract';
 import { describeInstancesContract } from './property-store-instances.contract';
@@ -252,6 +253,7 @@ export function runPropertyStoreContract(name: string, factory: ContractStoreFac
     });
 
     describeListingContract(context);
+    describeChildrenPageContract(context);
     describeInstancesContract(context);
 
     describe('delete, copy and move', () => {

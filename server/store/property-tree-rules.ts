@@ -3,6 +3,12 @@
  * skip scans: which child a key shows as, where the scan resumes after it, and what a reader sees above
  * their own folders (only the paths down to them, and only when something live is inside).
  */
+import { isPropertyRoot, normalizePropertyKey } from '../../shared/property';
+
+/** The folder of a tree level as stored: null (the top level), a root folder, or a normalised key. */
+export function levelBase(parent: string | null): string | null {
+  return parent === null || isPropertyRoot(parent) ? parent : normalizePropertyKey(parent);
+}
 
 /** The child of the level with key prefix `prefix` that `key` lies in: the key itself, or its sub-folder with `/`. */
 export function childAt(key: string, prefix: string): string {

@@ -5,7 +5,7 @@
  */
 import { PipeworkError } from '../../shared/errors';
 import { DEFAULT_PROPERTY_TYPE, type NewProperty, type PropertyPatch } from '../../shared/property';
-import { defaultValueText, expiryOf, normalizeTimeToLive, type StoredRow } from './sqlite-rows';
+import { defaultValueText, expiryOf, normalizeTimeToLive, type StoredRow } from './property-rows';
 
 /** The columns a create or an update writes. */
 export interface WrittenColumns {

@@ -4,7 +4,7 @@ import { PipeworkError } from '../../shared/errors';
 import { openDatabase } from '../db';
 import { EventBus, type PipeworkEvent } from '../events/event-bus';
 import { PropertyService } from './property-service';
-import { SqlitePropertyStore } from './sqlite-property-store';
+import { SqlitePropertyStore } from './sqlite/sqlite-property-store';
 
 export function makePrincipal(
   uuid: string,

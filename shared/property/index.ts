@@ -72,6 +72,8 @@ export type {
   ExistStrategy,
   QueryDialect,
   QueryRows,
+  ChildrenPage,
+  ChildrenPageQuery,
 } from './property-store';
 export {
   LOCK_TAG,

@@ -60,6 +60,26 @@ export interface UpdateResult {
 /** The SQL spelling a store's `runQuery` speaks (`property.query` translates for it). */
 export type QueryDialect = 'sqlite' | 'postgres';
 
+/** A request for one page of a tree level (`PropertyStore.childrenPage`). */
+export interface ChildrenPageQuery {
+  /** The folder key, or null for the top level. */
+  parent: string | null;
+  /** The page starts after this entry (a child of `parent` as a page gives it: the previous page's `next`). */
+  after?: string;
+  /** At most this many entries. */
+  limit: number;
+  /** Only entries passing this show (the reader's rules); the others are passed over and do not count. */
+  accept?: (child: string) => boolean;
+}
+
+/** One page of a tree level. */
+export interface ChildrenPage {
+  /** Keys as they are, sub-folders ending in `/`, sorted. */
+  children: string[];
+  /** The cursor for the next page (the last entry given), or null when the level is complete. */
+  next: string | null;
+}
+
 /** Rows of `runQuery`: value lists in column order. */
 export interface QueryRows {
   columns: string[];
@@ -80,6 +100,12 @@ export interface PropertyStore {
    * are, sub-folders with a trailing `/`; a name that is both appears twice. Only inside `scope`.
    */
   children(parent: string | null, scope?: KeyScope): Promise<string[]>;
+  /**
+   * Up to `limit` entries of the level below `parent` after the entry `after`, in the order and form of
+   * `children`, found without reading the rest of the level: a sub-folder costs one index seek however much
+   * it holds, and the scan stops once the page is full.
+   */
+  childrenPage(query: ChildrenPageQuery): Promise<ChildrenPage>;
   /**
    * Creates the property, or applies `ifExists` (default `error`: PROPERTY_EXISTS) when the key is taken;
    * `update` sets the given value, type and default value and leaves the time to live as it was.

@@ -3,7 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../testing/test-server';
 import { callCommand, codeOf } from '../../testing/command-forms';
-import type { SqlitePropertyStore } from '../../store/sqlite-property-store';
+import { allChildrenPages } from '../../store/property-store-contract-support';
+import type { SqlitePropertyStore } from '../../store/sqlite/sqlite-property-store';
 
 let server: TestServer;
 let ann: string;
@@ -48,20 +49,13 @@ const call = (name: string, params: Record<string, unknown>, auth = server.admin
   callCommand('GET', server.url, name, params, auth);
 
 /** Every page of a folder, following `next`. */
-async function allPages(pattern: string, limit: number, auth = server.adminAuth): Promise<string[][]> {
-  const pages: string[][] = [];
-  let after: string | undefined;
-  for (;;) {
-    const response = await call(
-      'property.keys.children.page',
-      { pattern, limit, ...(after ? { after } : {}) },
-      auth,
-    );
+function allPages(pattern: string, limit: number, auth = server.adminAuth): Promise<string[][]> {
+  return allChildrenPages(async (after) => {
+    const params = { pattern, limit, ...(after ? { after } : {}) };
+    const response = await call('property.keys.children.page', params, auth);
     expect(response.status).toBe(200);
-    pages.push(response.json.children);
-    if (response.json.next === null) return pages;
-    after = response.json.next;
-  }
+    return response.json;
+  }, limit);
 }
 
 describe('property.keys.children.page', () => {

@@ -1,5 +1,5 @@
 /**
- * Attachments on PostgreSQL, as on SQLite (`../sqlite-attachment-store.ts`): metadata in one table, content
+ * Attachments on PostgreSQL, as on SQLite (`../sqlite/sqlite-attachment-store.ts`): metadata in one table, content
  * in bytea chunk rows of at most 1 MiB. A streamed upload writes the chunks of a hidden (pending) attachment
  * and swaps it into place in one short transaction at the end.
  */
@@ -13,28 +13,25 @@ import {
   type AttachmentWriteOptions,
   type PropertyAttachment,
 } from '../../../shared/property';
-import { asBuffer, chunkIndex, fixedChunks } from '../attachment-chunks';
-import { ATTACHMENT_CHUNK_BYTES } from '../sqlite-attachment-store';
+import {
+  ATTACHMENT_CHUNK_BYTES,
+  DEFAULT_CONTENT_TYPE,
+  asBuffer,
+  chunkIndex,
+  fixedChunks,
+  publicAttachment,
+  type AttachmentRow,
+} from '../attachment-chunks';
 import { first, inTransaction, rows, type Queryable } from './postgres-rows';
 
-const DEFAULT_CONTENT_TYPE = 'application/octet-stream';
 const COLUMNS =
   'id::float8 AS id, uuid, name, content_type AS "contentType", length::float8 AS length, chunks, ' +
   'created::float8 AS created, updated::float8 AS updated';
 /** A pending upload older than this was abandoned by an instance that stopped (another may still be writing younger ones). */
 const ABANDONED_UPLOAD_MILLIS = 24 * 60 * 60 * 1000;
 
-interface AttachmentRow extends PropertyAttachment {
-  id: number;
-}
-
 function deletedDuringUpload(key: string): PipeworkError {
   return new PipeworkError('PROPERTY_NOT_FOUND', `Property '${key}' was deleted during the upload.`, { key });
-}
-
-function publicAttachment(row: AttachmentRow): PropertyAttachment {
-  const { id: _id, ...rest } = row;
-  return rest;
 }
 
 export class PostgresAttachmentStore implements AttachmentStore {

@@ -1,22 +1,18 @@
 /**
  * Wildcard listings and tree levels on PostgreSQL: the shared `scanRanges` turn a pattern and scope into key
  * ranges, each read with an index range scan (paged when a limit can stop it early); tree levels use the
- * same skip scan as SQLite (`../sqlite-children-page.ts`): one index seek per child.
+ * same skip scan as SQLite (`../sqlite/sqlite-children-page.ts`), one index seek per child, run inside
+ * PostgreSQL as a recursive statement so that a page is one round trip.
  */
 import {
   compileKeyPattern,
   prefixUpperBound,
   scanRanges,
+  type ChildrenPage,
   type KeyScope,
   type PropertyQuery,
 } from '../../../shared/property';
-import {
-  childAt,
-  childrenFromProbes,
-  foldersBelow,
-  resumeAfter,
-  seesWholeLevel,
-} from '../property-tree-rules';
+import { childrenFromProbes, foldersBelow, resumeAfter, seesWholeLevel } from '../property-tree-rules';
 import { first, pgLive, rangeStatement, rows, type Queryable } from './postgres-rows';
 
 /** Rows read per round trip when a limit may stop the scan early. */
@@ -71,18 +67,66 @@ async function seek(db: Queryable, after: string, before: string | undefined, no
   return (await first<{ key: string }>(db, sql, params))?.key;
 }
 
-/** Every child of `base` (null: the top level), keys as they are, sub-folders ending in `/`, sorted. */
-async function allChildren(db: Queryable, base: string | null, now: number): Promise<string[]> {
-  const prefix = base === null ? '' : `${base}/`;
+/** The child a key expression lies in (`childAt` of `../property-tree-rules.ts`), `$4` the prefix length. */
+function childOf(key: string): string {
+  const slash = `strpos(substr(${key}, $4 + 1), '/')`;
+  return `CASE WHEN ${slash} = 0 THEN ${key} ELSE left(${key}, $4 + ${slash}) END`;
+}
+
+/**
+ * The skip scan of a level as one statement: the first live key after `cursor` inside `prefix`, the child it
+ * lies in, then one index seek past that child's whole content (`resumeAfter`) for the next, at most `count`
+ * children. Each step reads one entry of the `property_key` index, so a page costs its own size whatever the
+ * folders in it hold, and one round trip.
+ */
+export function levelScanStatement(
+  prefix: string,
+  cursor: string,
+  count: number,
+  now: number,
+): { sql: string; params: unknown[] } {
   const upper = prefixUpperBound(prefix);
+  const seekAfter = (from: string) =>
+    `SELECT key FROM property WHERE key > ${from} AND ${pgLive(2)}${upper === undefined ? '' : ' AND key < $5'} ` +
+    'ORDER BY key LIMIT 1';
+  const resume = "CASE WHEN right(level.child, 1) = '/' THEN level.child || chr(127) ELSE level.child END";
+  const sql = `WITH RECURSIVE level (child, n) AS (
+      SELECT ${childOf('first.key')}, 1 FROM (${seekAfter('$1')}) AS first
+      UNION ALL
+      SELECT ${childOf('next.key')}, level.n + 1
+      FROM level CROSS JOIN LATERAL (${seekAfter(resume)}) AS next
+      WHERE level.n < $3
+    ) SELECT child FROM level ORDER BY n`;
+  const params = [cursor, now, count, prefix.length, ...(upper === undefined ? [] : [upper])];
+  return { sql, params };
+}
+
+/**
+ * Up to `limit` children of `base` (null: the top level) after the entry `after`, each passing `accept`,
+ * read in batches of the level scan; `next` is the last entry given when another one follows.
+ */
+export async function childrenPageOf(
+  db: Queryable,
+  base: string | null,
+  query: { after?: string; limit: number; accept?: (child: string) => boolean },
+  now: number,
+): Promise<ChildrenPage> {
+  const prefix = base === null ? '' : `${base}/`;
+  const { limit, accept = () => true } = query;
   const children: string[] = [];
-  let cursor = prefix;
+  let cursor = query.after === undefined ? prefix : resumeAfter(query.after);
   for (;;) {
-    const key = await seek(db, cursor, upper, now);
-    if (key === undefined) return children;
-    const child = childAt(key, prefix);
-    children.push(child);
-    cursor = resumeAfter(child);
+    // One more than the page needs, to know whether another entry follows.
+    const batch = Math.min(PAGE_ROWS, limit - children.length + 1);
+    const { sql, params } = levelScanStatement(prefix, cursor, batch, now);
+    const found = (await rows<{ child: string }>(db, sql, params)).map((r) => r.child);
+    for (const child of found) {
+      cursor = resumeAfter(child);
+      if (!accept(child)) continue;
+      if (children.length === limit) return { children, next: children.at(-1) ?? null };
+      children.push(child);
+    }
+    if (found.length < batch) return { children, next: null };
   }
 }
 
@@ -96,7 +140,9 @@ export async function childrenOf(
   scope: KeyScope,
   now: number,
 ): Promise<string[]> {
-  if (scope === 'all' || seesWholeLevel(base, scope)) return allChildren(db, base, now);
+  if (scope === 'all' || seesWholeLevel(base, scope)) {
+    return (await childrenPageOf(db, base, { limit: Infinity }, now)).children;
+  }
   const exactSql = `SELECT key FROM property WHERE key = $1 AND ${pgLive(2)}`;
   const probes = [];
   for (const folder of foldersBelow(base, scope)) {

@@ -1,5 +1,5 @@
 /**
- * The history on PostgreSQL: the same rows and rules as SQLite (`../sqlite-property-history.ts`), `record`
+ * The history on PostgreSQL: the same rows and rules as SQLite (`../sqlite/sqlite-property-history.ts`), `record`
  * running on the write's own transaction client so a change and its version commit together.
  */
 import type { Pool, PoolClient } from 'pg';
@@ -13,8 +13,8 @@ import {
   type PropertyVersionSummary,
 } from '../../../shared/property';
 import { POSTGRES_HISTORY_MIGRATIONS } from '../history-migrations';
-import { historyOn, oldestKept, versionRecords } from '../history-records';
-import { withDefaultValue } from '../sqlite-property-history';
+import { VERSION_COLUMNS, historyOn, oldestKept, versionRecords, versionRowValues } from '../history-records';
+import { withDefaultValue } from '../property-rows';
 import { migratePostgres } from './postgres-migrations';
 import { first, inTransaction, rows } from './postgres-rows';
 
@@ -27,8 +27,7 @@ const RECORD_VERSION_SQL = `
     INSERT INTO property_history_value (hash, value) SELECT $5::text, $12::text WHERE $5::text IS NOT NULL
     ON CONFLICT (hash) DO NOTHING),
   added AS (
-    INSERT INTO property_history (key, uuid, kind, version, value_hash, type, ttl, default_value, actor, at, other_key)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)),
+    INSERT INTO property_history (${VERSION_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)),
   pruned AS (
     DELETE FROM property_history WHERE key = $1 AND (at < $13 OR id <= (
       SELECT id FROM property_history WHERE key = $1 ORDER BY id DESC LIMIT 1 OFFSET $14))
@@ -65,17 +64,7 @@ export class PostgresPropertyHistory implements PropertyHistoryReader {
     const oldest = oldestKept(this.bounds, now);
     for (const r of versionRecords(changes, actor, now)) {
       await client.query(RECORD_VERSION_SQL, [
-        r.key,
-        r.uuid,
-        r.kind,
-        r.version,
-        r.valueHash,
-        r.type,
-        r.ttl,
-        r.defaultValue,
-        r.actor,
-        r.at,
-        r.otherKey,
+        ...versionRowValues(r),
         r.value,
         oldest,
         this.bounds.maxVersions - 1,

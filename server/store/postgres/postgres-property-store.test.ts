@@ -12,6 +12,7 @@ import {
 import { runPropertyStoreContract } from '../property-store.contract';
 import { POSTGRES_PROPERTY_MIGRATIONS, migratePostgres } from './postgres-migrations';
 import { PostgresPropertyStore } from './postgres-property-store';
+import { levelScanStatement } from './postgres-listing';
 import { PG_PROPERTY_COLUMNS, rangeStatement } from './postgres-rows';
 
 const pgMissing = postgresMissingReason();
@@ -84,6 +85,53 @@ describe.skipIf(pgMissing !== undefined)('PostgresPropertyStore specifics', () =
       await drop();
     }
   }, 30_000);
+
+  it('reads a page of a level among 100,000 rows with one index seek per entry, not the whole level', async () => {
+    const { pool, drop } = await freshSchema();
+    try {
+      const store = await PostgresPropertyStore.open(pool);
+      // 50,000 keys in the level, and a sub-folder of 50,000 more sorting among them.
+      await pool.query(`INSERT INTO property (uuid, key, type, created)
+        SELECT 'u' || i, 'global/big/' || lpad(i::text, 6, '0'), 'text/plain', 1
+        FROM generate_series(1, 50000) AS i`);
+      await pool.query(`INSERT INTO property (uuid, key, type, created)
+        SELECT 'f' || i, 'global/big/000050x/' || i, 'text/plain', 1 FROM generate_series(1, 50000) AS i`);
+      await pool.query('VACUUM ANALYZE property');
+      const { sql, params } = levelScanStatement('global/big/', 'global/big/', 101, 0);
+      const explained = await pool.query<{ 'QUERY PLAN': string }>(
+        `EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ${sql}`,
+        params,
+      );
+      const plan = explained.rows.map((r) => r['QUERY PLAN']).join('\n');
+      console.log(`EXPLAIN ANALYZE of a level page of 101 among 100,000 rows:\n${plan}`);
+      expect(plan).not.toMatch(/Seq Scan/);
+      // Every scan of property is a seek on property_key that stops at its first live row.
+      const scans = [
+        ...plan.matchAll(
+          /Index Only Scan using property_key on property.*\(actual rows=(\d+) loops=(\d+)\)/g,
+        ),
+      ];
+      expect(scans.length).toBeGreaterThan(0);
+      const read = scans.reduce((sum, [, rows, loops]) => sum + Number(rows) * Number(loops), 0);
+      expect(read).toBeLessThanOrEqual(101);
+
+      const time = async <T>(work: () => Promise<T>) => {
+        const started = performance.now();
+        const result = await work();
+        return { result, ms: performance.now() - started };
+      };
+      const page = await time(() => store.childrenPage({ parent: 'global/big', limit: 100 }));
+      const whole = await time(() => store.children('global/big'));
+      console.log(
+        `A page of 100 of a level of 50,001 entries: ${page.ms.toFixed(1)} ms; the whole level: ${whole.ms.toFixed(1)} ms`,
+      );
+      expect(page.result.children).toEqual(whole.result.slice(0, 100));
+      expect(page.result.children).toContain('global/big/000050x/');
+      expect(whole.result).toHaveLength(50_001);
+    } finally {
+      await drop();
+    }
+  }, 60_000);
 
   it('migrates once when two instances start at once', async () => {
     const { pool, drop } = await freshSchema();

@@ -7,11 +7,12 @@
 import type { Pool, PoolClient } from 'pg';
 import {
   DEFAULT_HISTORY_BOUNDS,
-  isPropertyRoot,
   normalizePropertyKey,
   type DeleteMatchingOptions,
   type HistoryBounds,
   type KeyScope,
+  type ChildrenPage,
+  type ChildrenPageQuery,
   type InstancePage,
   type InstancePageQuery,
   type InstanceRow,
@@ -31,11 +32,12 @@ import { PostgresSqlPort, driveOnClient } from '../../db/sql';
 import { SqlPropertyMarks, TAGS_OF_LIVE_SQL, parseTags } from '../property-marks-sql';
 import { instancePageSql } from '../instance-page-sql';
 import { POSTGRES_INSTANCE_DIALECT } from '../instance-page-dialects';
-import { toProperty, type PropertyRow } from '../sqlite-rows';
+import { toProperty, type PropertyRow } from '../property-rows';
 import { PostgresAttachmentStore } from './postgres-attachment-store';
-import { childrenOf, scanQuery } from './postgres-listing';
+import { childrenOf, childrenPageOf, scanQuery } from './postgres-listing';
 import { POSTGRES_PROPERTY_MIGRATIONS, migratePostgres } from './postgres-migrations';
 import { propertyNotFound, versionConflict } from '../property-write-rules';
+import { levelBase } from '../property-tree-rules';
 import { PG_PROPERTY_COLUMNS, first, inTransaction, pgLive, rows } from './postgres-rows';
 import { PostgresPropertyHistory } from './postgres-property-history';
 import { runReadOnlyQuery } from './postgres-query-runner';
@@ -209,8 +211,11 @@ export class PostgresPropertyStore implements PropertyStore {
   }
 
   async children(parent: string | null, scope: KeyScope = 'all'): Promise<string[]> {
-    const base = parent === null || isPropertyRoot(parent) ? parent : normalizePropertyKey(parent);
-    return childrenOf(this.pool, base, scope, this.clock());
+    return childrenOf(this.pool, levelBase(parent), scope, this.clock());
+  }
+
+  async childrenPage({ parent, ...page }: ChildrenPageQuery): Promise<ChildrenPage> {
+    return childrenPageOf(this.pool, levelBase(parent), page, this.clock());
   }
 
   async save(input: NewProperty, options: SaveOptions = {}): Promise<SaveResult> {

@@ -28,7 +28,7 @@ import {
   savePatch,
   versionConflict,
 } from '../property-write-rules';
-import { publicCopy, toProperty, type PropertyRow, type StoredRow } from '../sqlite-rows';
+import { publicCopy, toProperty, type PropertyRow, type StoredRow } from '../property-rows';
 import { parseTags } from '../property-marks-sql';
 import { scanQuery } from './postgres-listing';
 import { PG_PROPERTY_COLUMNS, PG_STORED_COLUMNS, first, pgLive, rows } from './postgres-rows';

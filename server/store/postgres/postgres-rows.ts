@@ -1,6 +1,6 @@
 /**
- * Column lists, queries and transactions shared by the PostgreSQL property and attachment stores. Row
- * mapping and time-to-live rules are the SQLite store's (`../sqlite-rows.ts`): they do not depend on SQL.
+ * Column lists, queries and transactions shared by the PostgreSQL property and attachment stores. The row
+ * mapping and time-to-live rules are the same on both databases (`../property-rows.ts`).
  * Epoch-millisecond bigints are read as float8 so that rows hold numbers whatever the pool's type parsers.
  */
 import type { Pool, PoolClient } from 'pg';

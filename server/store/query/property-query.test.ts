@@ -1,62 +1,20 @@
 // property.query on SQLite (a file, so through the read-only worker) and on PostgreSQL: the guide's
 // examples, the caller's folders and app rules applied in SQL, and hostile queries refused.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PropertyStore } from '../../../shared/property';
-import { openDatabase } from '../../db';
 import { EventBus } from '../../events/event-bus';
-import {
-  freshTestSchema,
-  postgresMissingReason,
-  startTestPostgres,
-  type TestPostgres,
-} from '../../testing/postgres';
-import { PostgresPropertyStore } from '../postgres/postgres-property-store';
 import { PropertyAccess } from '../property-access';
 import { PropertyService } from '../property-service';
-import { SqlitePropertyStore } from '../sqlite-property-store';
 import { errorCode, makePrincipal } from '../test-fixtures';
+import { testStoresOnBothDatabases, type TestStore } from '../test-stores';
 import { PropertyQueryService } from './property-query';
 
-const pgMissing = postgresMissingReason();
-let postgres: TestPostgres | undefined;
-beforeAll(async () => {
-  if (!pgMissing) postgres = await startTestPostgres();
-}, 60_000);
-afterAll(() => postgres?.stop());
+const databases = testStoresOnBothDatabases('query');
 
 const admin = makePrincipal('admin-1', { admin: true });
 const ann = makePrincipal('ann');
 
-type Factory = () => Promise<{ store: PropertyStore; dispose(): Promise<void> }>;
-
-const sqlite: Factory = async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'pipework-query-'));
-  const db = openDatabase(join(dir, 'db.sqlite'));
-  const store = new SqlitePropertyStore(db);
-  return {
-    store,
-    dispose: async () => {
-      await store.close();
-      db.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-};
-const pgFactory: Factory = async () => {
-  const schema = await freshTestSchema(postgres!.url, 'query');
-  const pool = schema.pool();
-  const store = await PostgresPropertyStore.open(pool);
-  return { store, dispose: schema.drop };
-};
-
-const databases: [string, Factory][] = [['SQLite', sqlite]];
-if (!pgMissing) databases.push(['PostgreSQL', pgFactory]);
-
 describe.each(databases)('property.query on %s', (_name, factory) => {
-  let subject: Awaited<ReturnType<Factory>>;
+  let subject: TestStore;
   let q: PropertyQueryService;
   const query = (input: Parameters<PropertyQueryService['query']>[1], who = admin) => q.query(who, input);
 

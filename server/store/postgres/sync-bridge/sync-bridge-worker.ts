@@ -12,6 +12,7 @@ import { runInEventOrigin } from '../../../events/event-context';
 import { outboxWriter } from '../../../events/postgres-event-outbox';
 import { numericTypes } from '../../../db/sql/postgres-sql-port';
 import { PostgresPropertyStore } from '../postgres-property-store';
+import { inReadOnlyTransaction } from '../postgres-query-runner';
 import { replyOnChannel, type ChannelRequest } from './blocking-channel';
 import {
   toWireError,
@@ -64,15 +65,10 @@ async function perform(store: PostgresPropertyStore, request: BridgeRequest): Pr
 
 /** A row of a statement run read-only: nothing a caller sends through here can write. */
 async function readRow(sql: string, params: unknown[]): Promise<unknown> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN READ ONLY');
+  return inReadOnlyTransaction(pool, async (client) => {
     const result = await client.query({ text: sql, values: params, types: numericTypes });
     return result.rows[0];
-  } finally {
-    await client.query('ROLLBACK').catch(() => undefined);
-    client.release();
-  }
+  });
 }
 
 /** The store once opened (migrations checked), or why it could not be. */

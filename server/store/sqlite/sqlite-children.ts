@@ -3,10 +3,11 @@
  * `sqlite-children-page.ts`: one index seek per child, so a folder with a million descendants in a few
  * sub-folders costs a few seeks. Above the reader's own folders, only the paths down to them show.
  */
-import type { SqliteDatabase } from '../db';
-import { prefixUpperBound, type KeyScope } from '../../shared/property';
-import { LIVE, childrenPageOf, seekStatements, type SeekStatements } from './sqlite-children-page';
-import { childrenFromProbes, foldersBelow, seesWholeLevel } from './property-tree-rules';
+import type { SqliteDatabase } from '../../db';
+import { prefixUpperBound, type KeyScope } from '../../../shared/property';
+import { childrenPageOf, seekStatements, type SeekStatements } from './sqlite-children-page';
+import { LIVE } from './sqlite-rows';
+import { childrenFromProbes, foldersBelow, seesWholeLevel } from '../property-tree-rules';
 
 const exactStatements = new WeakMap<SqliteDatabase, { get(key: string, now: number): string | undefined }>();
 

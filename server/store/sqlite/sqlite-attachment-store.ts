@@ -4,31 +4,26 @@
  * swaps it into place in one short transaction at the end: no transaction spans an await.
  */
 import { randomUUID } from 'node:crypto';
-import type { SqliteDatabase } from '../db';
-import { PipeworkError } from '../../shared/errors';
+import type { SqliteDatabase } from '../../db';
+import { PipeworkError } from '../../../shared/errors';
 import {
   checkAttachmentName,
   type AttachmentPutOptions,
   type AttachmentStore,
   type AttachmentWriteOptions,
   type PropertyAttachment,
-} from '../../shared/property';
-import { asBuffer, chunkIndex, fixedChunks } from './attachment-chunks';
+} from '../../../shared/property';
+import {
+  ATTACHMENT_CHUNK_BYTES,
+  DEFAULT_CONTENT_TYPE,
+  asBuffer,
+  chunkIndex,
+  fixedChunks,
+  publicAttachment,
+  type AttachmentRow,
+} from '../attachment-chunks';
 
-/** Bytes per stored chunk of a streamed upload. */
-export const ATTACHMENT_CHUNK_BYTES = 1024 * 1024;
-
-const DEFAULT_CONTENT_TYPE = 'application/octet-stream';
 const COLUMNS = 'uuid, name, content_type AS contentType, length, chunks, created, updated';
-
-interface AttachmentRow extends PropertyAttachment {
-  id: number;
-}
-
-function publicAttachment(row: AttachmentRow): PropertyAttachment {
-  const { id: _id, ...rest } = row;
-  return rest;
-}
 
 export class SqliteAttachmentStore implements AttachmentStore {
   private readonly stmt;

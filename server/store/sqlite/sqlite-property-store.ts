@@ -3,16 +3,17 @@
  * range scans for wildcard listings, and synchronous reads for the `@property` PEL utility.
  */
 import { randomUUID } from 'node:crypto';
-import { migrate, type SqliteDatabase } from '../db';
-import { SqliteSqlPort } from '../db/sql';
+import { migrate, type SqliteDatabase } from '../../db';
+import { SqliteSqlPort } from '../../db/sql';
 import {
   DEFAULT_HISTORY_BOUNDS,
   compileKeyPattern,
-  isPropertyRoot,
   normalizePropertyKey,
   scanRanges,
   type KeyPattern,
   type KeyScope,
+  type ChildrenPage,
+  type ChildrenPageQuery,
   type InstancePage,
   type InstancePageQuery,
   type InstanceRow,
@@ -31,13 +32,15 @@ import {
   type UpdateOptions,
   type UpdateResult,
   type WriteOptions,
-} from '../../shared/property';
-import { instancePageSql } from './instance-page-sql';
-import { SQLITE_INSTANCE_DIALECT } from './instance-page-dialects';
-import { PROPERTY_MIGRATIONS } from './migrations';
-import { SqlPropertyMarks, parseTags } from './property-marks-sql';
+} from '../../../shared/property';
+import { instancePageSql } from '../instance-page-sql';
+import { SQLITE_INSTANCE_DIALECT } from '../instance-page-dialects';
+import { PROPERTY_MIGRATIONS } from './sqlite-migrations';
+import { SqlPropertyMarks, parseTags } from '../property-marks-sql';
 import { SqliteAttachmentStore } from './sqlite-attachment-store';
 import { childrenOf } from './sqlite-children';
+import { childrenPageOf } from './sqlite-children-page';
+import { levelBase } from '../property-tree-rules';
 import { SqlitePropertyHistory } from './sqlite-property-history';
 import { SqliteQueryRunner } from './sqlite-query-runner';
 import {
@@ -49,15 +52,9 @@ import {
   propertyNotFound,
   savePatch,
   versionConflict,
-} from './property-write-rules';
-import {
-  PROPERTY_COLUMNS,
-  STORED_COLUMNS,
-  publicCopy,
-  toProperty,
-  type PropertyRow,
-  type StoredRow,
-} from './sqlite-rows';
+} from '../property-write-rules';
+import { publicCopy, toProperty, type PropertyRow, type StoredRow } from '../property-rows';
+import { LIVE, PROPERTY_COLUMNS, STORED_COLUMNS } from './sqlite-rows';
 
 export interface SqlitePropertyStoreOptions {
   /** Epoch milliseconds now (tests move time forward). */
@@ -68,8 +65,6 @@ export interface SqlitePropertyStoreOptions {
 
 /** A write's result with its committed changes. */
 type Changed = { changes: PropertyChange[] };
-
-const LIVE = '(expires_at IS NULL OR expires_at > ?)';
 
 /** The test every listed key passes: the pattern, then the query's own filter. */
 function acceptor(pattern: KeyPattern, filter?: (key: string) => boolean): (key: string) => boolean {
@@ -241,8 +236,7 @@ export class SqlitePropertyStore implements PropertyStore, SyncPropertyReader, S
   }
 
   childrenSync(parent: string | null, scope: KeyScope = 'all'): string[] {
-    const base = parent === null || isPropertyRoot(parent) ? parent : normalizePropertyKey(parent);
-    return childrenOf(this.db, base, scope, this.clock());
+    return childrenOf(this.db, levelBase(parent), scope, this.clock());
   }
 
   // ---- the synchronous write (also behind the async interface) ----
@@ -267,6 +261,9 @@ export class SqlitePropertyStore implements PropertyStore, SyncPropertyReader, S
   }
   async children(parent: string | null, scope: KeyScope = 'all'): Promise<string[]> {
     return this.childrenSync(parent, scope);
+  }
+  async childrenPage({ parent, after, limit, accept }: ChildrenPageQuery): Promise<ChildrenPage> {
+    return childrenPageOf(this.db, levelBase(parent), after, limit, accept ?? (() => true), this.clock());
   }
   async instancePage(query: InstancePageQuery): Promise<InstancePage> {
     const q = instancePageSql(SQLITE_INSTANCE_DIALECT, query, this.clock());

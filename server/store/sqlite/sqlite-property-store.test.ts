@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { migrate, openDatabase } from '../db';
-import { collect } from './property-store-contract-support';
-import { PROPERTY_MIGRATIONS } from './migrations';
-import { runPropertyStoreContract } from './property-store.contract';
+import { migrate, openDatabase } from '../../db';
+import { collect } from '../property-store-contract-support';
+import { PROPERTY_MIGRATIONS } from './sqlite-migrations';
+import { runPropertyStoreContract } from '../property-store.contract';
 import { SqlitePropertyStore } from './sqlite-property-store';
 
 runPropertyStoreContract('SQLite (in memory)', async (clock) => {

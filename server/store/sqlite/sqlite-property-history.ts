@@ -3,32 +3,25 @@
  * transaction ends), so a change and its version commit or roll back together. Pruning is per key on each
  * write (an index range on `(key, id)`) and, for keys no longer written, by age in `prune`.
  */
-import { migrate, type SqliteDatabase } from '../db';
+import { migrate, type SqliteDatabase } from '../../db';
 import {
   normalizePropertyKey,
   type HistoryBounds,
   type HistoryListOptions,
-  type JsonValue,
   type PropertyChange,
   type PropertyHistoryReader,
   type PropertyVersion,
   type PropertyVersionSummary,
-} from '../../shared/property';
-import { HISTORY_MIGRATIONS } from './history-migrations';
-import { historyOn, oldestKept, versionRecords } from './history-records';
+} from '../../../shared/property';
+import { HISTORY_MIGRATIONS } from '../history-migrations';
+import { VERSION_COLUMNS, historyOn, oldestKept, versionRecords, versionRowValues } from '../history-records';
+import { withDefaultValue } from '../property-rows';
 
 const SUMMARY = `h.id, h.key, h.uuid, h.kind, h.version, h.type, h.ttl AS timeToLive,
   h.default_value AS defaultValue, h.actor, h.at, h.other_key AS otherKey`;
 
 interface SummaryRow extends Omit<PropertyVersionSummary, 'defaultValue'> {
   defaultValue: string | null;
-}
-
-/** Parses the stored default value of a row in place. */
-export function withDefaultValue<T extends { defaultValue: unknown }>(row: T): T {
-  const text = row.defaultValue as string | null;
-  row.defaultValue = text === null ? null : (JSON.parse(text) as JsonValue);
-  return row;
 }
 
 export class SqlitePropertyHistory implements PropertyHistoryReader {
@@ -43,8 +36,7 @@ export class SqlitePropertyHistory implements PropertyHistoryReader {
     migrate(db, 'property-history', HISTORY_MIGRATIONS);
     this.stmt = {
       insert: db.prepare(
-        `INSERT INTO property_history (key, uuid, kind, version, value_hash, type, ttl, default_value, actor, at, other_key)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO property_history (${VERSION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       value: db.prepare('INSERT OR IGNORE INTO property_history_value (hash, value) VALUES (?, ?)'),
       pruneKey: db
@@ -83,19 +75,7 @@ export class SqlitePropertyHistory implements PropertyHistoryReader {
     const keys = new Set<string>();
     for (const r of versionRecords(changes, actor, now)) {
       if (r.valueHash !== null) this.stmt.value.run(r.valueHash, r.value);
-      this.stmt.insert.run(
-        r.key,
-        r.uuid,
-        r.kind,
-        r.version,
-        r.valueHash,
-        r.type,
-        r.ttl,
-        r.defaultValue,
-        r.actor,
-        r.at,
-        r.otherKey,
-      );
+      this.stmt.insert.run(...versionRowValues(r));
       keys.add(r.key);
     }
     const oldest = oldestKept(this.bounds, now);

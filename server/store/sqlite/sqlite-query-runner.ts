@@ -3,10 +3,10 @@
  * `sql.query`'s SQLite sources), ended past the time limit since better-sqlite3 cannot interrupt a query; on an
  * in-memory database (tests) on the connection itself, bounded by the rows the statement's LIMIT allows.
  */
-import { PipeworkError } from '../../shared/errors';
-import type { QueryRows } from '../../shared/property';
-import type { SqliteDatabase } from '../db';
-import { SqliteDataSource } from '../datasources/sqlite-data-source';
+import { PipeworkError } from '../../../shared/errors';
+import type { QueryRows } from '../../../shared/property';
+import type { SqliteDatabase } from '../../db';
+import { SqliteDataSource } from '../../datasources/sqlite-data-source';
 
 export class SqliteQueryRunner {
   private source: SqliteDataSource | undefined;

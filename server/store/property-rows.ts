@@ -1,12 +1,12 @@
-/** The SQL column lists and row-to-record mapping shared by the SQLite property and attachment stores. */
+/**
+ * A property row and its mapping to the public record, the same on both databases: each store's columns
+ * (`sqlite/sqlite-rows.ts`, `postgres/postgres-rows.ts`) alias the table's columns to these names, so a
+ * row needs almost no mapping. Also the time-to-live rules and the stored form of a default value.
+ */
 import { PipeworkError } from '../../shared/errors';
 import type { JsonValue, Property } from '../../shared/property';
 
-/** Columns of a property as the public record, aliased so a row needs almost no mapping. */
-export const PROPERTY_COLUMNS =
-  'uuid, key, value, type, created, updated, ttl AS timeToLive, default_value AS defaultValue, version';
-
-/** A property row as SQLite returns it (`defaultValue` still JSON text). */
+/** A property row as a database returns it (`defaultValue` still JSON text). */
 export interface PropertyRow extends Omit<Property, 'defaultValue'> {
   defaultValue: string | null;
 }
@@ -20,16 +20,20 @@ export interface StoredRow extends PropertyRow {
   tags: string | null;
 }
 
-export const STORED_COLUMNS = `id, expires_at AS expiresAt, author, tags, ${PROPERTY_COLUMNS}`;
+/** Parses the stored default value (JSON text or null) of a row in place. */
+export function withDefaultValue<T extends { defaultValue: unknown }>(row: T): T {
+  const text = row.defaultValue as string | null;
+  row.defaultValue = text === null ? null : (JSON.parse(text) as JsonValue);
+  return row;
+}
 
-/** Turns a row into the public record in place (rows are fresh objects from SQLite, so this is safe). */
+/** Turns a row into the public record in place (rows are fresh objects from the driver, so this is safe). */
 export function toProperty(row: PropertyRow): Property {
-  const property = row as unknown as Property & {
+  const property = withDefaultValue(row) as unknown as Property & {
     id?: number;
     expiresAt?: number | null;
     author?: string | null;
   };
-  property.defaultValue = row.defaultValue === null ? null : (JSON.parse(row.defaultValue) as JsonValue);
   if ('id' in property) {
     delete property.id;
     delete property.expiresAt;

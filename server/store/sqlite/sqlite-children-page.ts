@@ -2,12 +2,10 @@
  * One page of a tree level on SQLite: the skip scan of `sqlite-children.ts` started after a cursor and
  * stopped after `limit` entries, so a folder with 100,000 properties answers its first page in microseconds.
  */
-import type { SqliteDatabase } from '../db';
-import { prefixUpperBound } from '../../shared/property';
-import { childAt, resumeAfter } from './property-tree-rules';
-
-/** A property counts while it has not expired. */
-export const LIVE = '(expires_at IS NULL OR expires_at > ?)';
+import type { SqliteDatabase } from '../../db';
+import { prefixUpperBound, type ChildrenPage } from '../../../shared/property';
+import { childAt, resumeAfter } from '../property-tree-rules';
+import { LIVE } from './sqlite-rows';
 
 export interface SeekStatements {
   seek: { get(after: string, before: string, now: number): string | undefined };
@@ -35,13 +33,6 @@ export function seekStatements(db: SqliteDatabase): SeekStatements {
     cache.set(db, s);
   }
   return s;
-}
-
-export interface ChildrenPage {
-  /** Keys as they are, sub-folders ending in `/`, sorted. */
-  children: string[];
-  /** The cursor for the next page (the last entry given), or null when the level is complete. */
-  next: string | null;
 }
 
 /**

@@ -1,5 +1,5 @@
 /** The property module's tables: properties (unique key = the index every range scan uses) and chunked attachments. */
-import type { Migration } from '../db';
+import type { Migration } from '../../db';
 
 export const PROPERTY_MIGRATIONS: readonly Migration[] = [
   {

@@ -1,6 +1,6 @@
 // History specifics on SQLite: values kept once by reference, freed with the last version, and history off.
 import { describe, expect, it } from 'vitest';
-import { openDatabase } from '../db';
+import { openDatabase } from '../../db';
 import { SqlitePropertyStore } from './sqlite-property-store';
 
 const valuesStored = (db: ReturnType<typeof openDatabase>) =>
