@@ -1,6 +1,6 @@
 /**
  * The property writes on PostgreSQL, each inside the caller's transaction: the rules of the SQLite store
- * (`../sqlite-property-store.ts`) with the row locked (`FOR UPDATE`) before it is checked, so compare-and-swap
+ * (`../sqlite/sqlite-property-store.ts`) with the row locked (`FOR UPDATE`) before it is checked, so compare-and-swap
  * holds across instances.
  */
 import { randomUUID } from 'node:crypto';
