@@ -131,6 +131,11 @@ function toNodes(graph: FlowGraph, previous: Map<string, Node<StepData>>): Node<
       position: { x: node.x, y: node.y },
       width: node.width,
       height: node.height,
+      // The size is known: a node drawn again keeps the handles React Flow measured, so its edges stay drawn
+      // and it is not measured again (a step whose size changes is measured by React Flow's resize observer).
+      // Without it every moved node would lose its edges until measured: a keystroke that changes a step's
+      // height moved all the steps below it and redrew their edges from scratch.
+      measured: { width: node.width, height: node.height },
       data: { node },
       draggable: false,
       connectable: false,
