@@ -178,6 +178,8 @@ function edgeOf(edge: FlowGraph['edges'][number]): Edge {
     animated: edge.back,
     markerEnd: { type: MarkerType.ArrowClosed },
     focusable: false,
+    // Edges take no pointer events (flow.css): no invisible wide path to catch them.
+    interactionWidth: 0,
     className: edge.back ? 'flow-edge-back' : undefined,
   };
 }
