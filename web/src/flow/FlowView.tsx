@@ -153,10 +153,16 @@ interface Drawn {
 
 /** A new graph drawn over the last one, keeping what did not change. */
 function redraw(graph: FlowGraph, previous: Drawn | null): Drawn {
+  const edges = toEdges(graph, new Map(previous?.edges.map((edge) => [edge.id, edge])));
   return {
     nodes: toNodes(graph, new Map(previous?.nodes.map((node) => [node.id, node]))),
-    edges: toEdges(graph, new Map(previous?.edges.map((edge) => [edge.id, edge]))),
+    // The same edges keep their array, so React Flow does not index them all again.
+    edges: previous && sameItems(edges, previous.edges) ? previous.edges : edges,
   };
+}
+
+function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
+  return a.length === b.length && a.every((item, i) => item === b[i]);
 }
 
 /** The graph's edges for React Flow; an unchanged edge keeps its object (see `toNodes`). */
