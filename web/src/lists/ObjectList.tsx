@@ -80,6 +80,9 @@ export function ObjectList({ object, onOpen, onNew }: ObjectListProps) {
     getScrollElement: () => scroller.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 10,
+    // The rows scrolled into view are drawn in a task of their own, not inside the frame's scroll event (one
+    // long task: the render, then the layout and paint of all the new rows).
+    useFlushSync: false,
     onChange: (v) => {
       const items = v.getVirtualItems();
       const first = items[0]?.index ?? 0;
