@@ -131,6 +131,11 @@ function toNodes(graph: FlowGraph, previous: Map<string, Node<StepData>>): Node<
       position: { x: node.x, y: node.y },
       width: node.width,
       height: node.height,
+      // The size is known: a node drawn again keeps the handles React Flow measured, so its edges stay drawn
+      // and it is not measured again (a step whose size changes is measured by React Flow's resize observer).
+      // Without it every moved node would lose its edges until measured: a keystroke that changes a step's
+      // height moved all the steps below it and redrew their edges from scratch.
+      measured: { width: node.width, height: node.height },
       data: { node },
       draggable: false,
       connectable: false,
@@ -148,10 +153,16 @@ interface Drawn {
 
 /** A new graph drawn over the last one, keeping what did not change. */
 function redraw(graph: FlowGraph, previous: Drawn | null): Drawn {
+  const edges = toEdges(graph, new Map(previous?.edges.map((edge) => [edge.id, edge])));
   return {
     nodes: toNodes(graph, new Map(previous?.nodes.map((node) => [node.id, node]))),
-    edges: toEdges(graph, new Map(previous?.edges.map((edge) => [edge.id, edge]))),
+    // The same edges keep their array, so React Flow does not index them all again.
+    edges: previous && sameItems(edges, previous.edges) ? previous.edges : edges,
   };
+}
+
+function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
+  return a.length === b.length && a.every((item, i) => item === b[i]);
 }
 
 /** The graph's edges for React Flow; an unchanged edge keeps its object (see `toNodes`). */
@@ -173,6 +184,8 @@ function edgeOf(edge: FlowGraph['edges'][number]): Edge {
     animated: edge.back,
     markerEnd: { type: MarkerType.ArrowClosed },
     focusable: false,
+    // Edges take no pointer events (flow.css): no invisible wide path to catch them.
+    interactionWidth: 0,
     className: edge.back ? 'flow-edge-back' : undefined,
   };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FlowStep } from '../editor/validator-protocol';
 import type { RunOutcome } from '../run/run-types';
-import { flowEdges } from './flow-graph';
+import { buildFlowGraph, flowEdges, NODE_HEIGHT } from './flow-graph';
 import { stepStatuses } from './step-status';
 
 function steps(...specs: (string | [string, string])[]): FlowStep[] {
@@ -24,6 +24,32 @@ describe('flowEdges', () => {
     expect(edges.map((e) => `${e.source}>${e.target} ${e.label ?? ''}`.trim()).sort()).toEqual(
       ['s0>s3 then', 's0>s1 else', 's1>s2', 's2>s3'].sort(),
     );
+  });
+});
+
+describe('buildFlowGraph', () => {
+  const positions = (graph: ReturnType<typeof buildFlowGraph>) => graph.nodes.map((n) => [n.id, n.x, n.y]);
+
+  it('moves no step when a step only changes its command or detail', () => {
+    const before = buildFlowGraph(IF_ELSE);
+    const typed = IF_ELSE.map((step, i) =>
+      i === 1 ? { ...step, command: 'logx', detail: 'a detail' } : step,
+    );
+    const after = buildFlowGraph(typed);
+    expect(positions(after)).toEqual(positions(before));
+    expect(after.nodes[1]!.step.command).toBe('logx');
+    expect(new Set(after.nodes.map((n) => n.height))).toEqual(new Set([NODE_HEIGHT]));
+  });
+
+  it('lays the steps out again when the structure changes, and back', () => {
+    const blocks = buildFlowGraph(IF_ELSE);
+    const plain = buildFlowGraph(steps('log', 'log', 'log', 'log', 'log', 'log'));
+    // A plain sequence is one column, the if/else block puts its branches side by side.
+    expect(new Set(plain.nodes.map((n) => n.x)).size).toBe(1);
+    expect(new Set(blocks.nodes.map((n) => n.x)).size).toBeGreaterThan(1);
+    expect(positions(buildFlowGraph(IF_ELSE))).toEqual(positions(blocks));
+    const longer = buildFlowGraph(steps('log', 'log', 'log', 'log', 'log', 'log', 'log'));
+    expect(longer.nodes.at(-1)!.y).toBeGreaterThan(plain.nodes.at(-1)!.y);
   });
 });
 

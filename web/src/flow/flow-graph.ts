@@ -1,7 +1,9 @@
 /**
  * A pipeline's steps as a graph: one node per step, edges for the sequence and the blocks (`if`/`if.else`,
- * `foreach`, `finally`), laid out top to bottom with dagre. Pure and DOM-free, so the validator worker
- * builds it while the main thread only draws.
+ * `foreach`, `finally`), laid out top to bottom with dagre. DOM-free, so the validator worker builds it while
+ * the main thread only draws. Every node has the same size, so the layout depends on the structure alone (how
+ * many steps, which edges): a keystroke that changes a command or a detail moves no step, and the last layout
+ * is reused without running dagre again.
  */
 import dagre from '@dagrejs/dagre';
 import type { FlowStep } from '../editor/validator-protocol';
@@ -30,8 +32,8 @@ export interface FlowGraph {
 }
 
 export const NODE_WIDTH = 220;
-const NODE_HEIGHT = 44;
-const DETAIL_HEIGHT = 60;
+/** Room for the command and a detail or a link (and a run's status); one height for all, see above. */
+export const NODE_HEIGHT = 60;
 
 interface Block {
   role: 'if' | 'foreach';
@@ -106,31 +108,43 @@ export function flowEdges(steps: readonly FlowStep[]): FlowEdge[] {
   return edges;
 }
 
-/** The steps laid out: node positions (top-left corners) and edges. */
-export function buildFlowGraph(steps: readonly FlowStep[]): FlowGraph {
-  const edges = flowEdges(steps);
+/** What the layout depends on: the number of steps and the edges that rank them. */
+function structureOf(steps: readonly FlowStep[], edges: readonly FlowEdge[]): string {
+  const ranked = edges.filter((edge) => !edge.back).map((edge) => `${edge.source}>${edge.target}`);
+  return `${steps.length}|${ranked.join(',')}`;
+}
+
+/** Top-left corners of the nodes `s0`, `s1`, ... as dagre lays them out. */
+function layOut(steps: readonly FlowStep[], edges: readonly FlowEdge[]): { x: number; y: number }[] {
   const g = new dagre.graphlib.Graph();
   g.setGraph({ rankdir: 'TB', nodesep: 30, ranksep: 36, marginx: 16, marginy: 16 });
   g.setDefaultEdgeLabel(() => ({}));
-  for (const step of steps) {
-    g.setNode(`s${step.index}`, {
-      width: NODE_WIDTH,
-      height: step.detail || step.target ? DETAIL_HEIGHT : NODE_HEIGHT,
-    });
-  }
+  for (const step of steps) g.setNode(`s${step.index}`, { width: NODE_WIDTH, height: NODE_HEIGHT });
   // The way back of a loop does not rank the nodes, or the loop's body would be laid out upside down.
   for (const edge of edges) if (!edge.back) g.setEdge(edge.source, edge.target);
   dagre.layout(g);
-  const nodes = steps.map((step) => {
+  return steps.map((step) => {
     const laid = g.node(`s${step.index}`);
-    return {
-      id: `s${step.index}`,
-      step,
-      x: laid.x - laid.width / 2,
-      y: laid.y - laid.height / 2,
-      width: laid.width,
-      height: laid.height,
-    };
+    return { x: laid.x - NODE_WIDTH / 2, y: laid.y - NODE_HEIGHT / 2 };
   });
+}
+
+/** The last layout, reused while the structure stays (typing in a step changes its text, not the graph). */
+let lastLayout: { structure: string; positions: { x: number; y: number }[] } | undefined;
+
+/** The steps laid out: node positions (top-left corners) and edges. */
+export function buildFlowGraph(steps: readonly FlowStep[]): FlowGraph {
+  const edges = flowEdges(steps);
+  const structure = structureOf(steps, edges);
+  if (lastLayout?.structure !== structure) lastLayout = { structure, positions: layOut(steps, edges) };
+  const { positions } = lastLayout;
+  const nodes = steps.map((step, i) => ({
+    id: `s${step.index}`,
+    step,
+    x: positions[i]!.x,
+    y: positions[i]!.y,
+    width: NODE_WIDTH,
+    height: NODE_HEIGHT,
+  }));
   return { nodes, edges };
 }

@@ -6,12 +6,14 @@
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useDeferredValue, useMemo, useRef, useState } from 'react';
+import { useCallback, useDeferredValue, useMemo, useRef, useState } from 'react';
 import { useApi } from '../api';
 import { configFor, configuredColumns } from '../forms/app-config';
-import { columnsOf, normalizeSchema, type ListColumn } from '../forms/form-schema';
+import { columnsOf, normalizeSchema } from '../forms/form-schema';
+import { InstanceListRow } from './InstanceListRow';
 import { toCsv } from './list-csv';
 import styles from './lists.module.css';
+import { RowSlots } from './row-slots';
 import {
   listQueryKey,
   pageParams,
@@ -24,15 +26,6 @@ import {
 
 const ROW_HEIGHT = 32;
 const EXPORT_LIMIT = 100_000;
-
-function display(value: unknown, column: ListColumn): string {
-  if (value === null || value === undefined) return '';
-  if (column.format === 'date-time' && typeof value === 'string') {
-    const date = new Date(value);
-    return Number.isNaN(date.getTime()) ? value : date.toLocaleString();
-  }
-  return typeof value === 'object' ? JSON.stringify(value) : String(value);
-}
 
 export interface ObjectListProps {
   object: string;
@@ -87,6 +80,9 @@ export function ObjectList({ object, onOpen, onNew }: ObjectListProps) {
     getScrollElement: () => scroller.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 10,
+    // The rows scrolled into view are drawn in a task of their own, not inside the frame's scroll event (one
+    // long task: the render, then the layout and paint of all the new rows).
+    useFlushSync: false,
     onChange: (v) => {
       const items = v.getVirtualItems();
       const first = items[0]?.index ?? 0;
@@ -95,6 +91,22 @@ export function ObjectList({ object, onOpen, onNew }: ObjectListProps) {
     },
   });
   const [message, setMessage] = useState('');
+  const [rowSlots] = useState(() => new RowSlots());
+
+  const remove = useCallback(
+    async (row: InstanceRow) => {
+      if (!window.confirm(`Delete ${row.key}? This cannot be undone.`)) return;
+      try {
+        await api.command('property.delete', { key: row.key }, { method: 'POST' });
+        setMessage(`Deleted ${row.key}.`);
+        void queryClient.invalidateQueries({ queryKey: listQueryKey(object) });
+      } catch (error) {
+        setMessage(`Not deleted: ${(error as Error).message}`);
+      }
+    },
+    [api, object, queryClient],
+  );
+  const onDelete = useCallback((row: InstanceRow) => void remove(row), [remove]);
 
   if (schema.isError)
     return (
@@ -103,17 +115,6 @@ export function ObjectList({ object, onOpen, onNew }: ObjectListProps) {
       </p>
     );
   if (!columns) return <p>Loading the list…</p>;
-
-  const remove = async (row: InstanceRow) => {
-    if (!window.confirm(`Delete ${row.key}? This cannot be undone.`)) return;
-    try {
-      await api.command('property.delete', { key: row.key }, { method: 'POST' });
-      setMessage(`Deleted ${row.key}.`);
-      void queryClient.invalidateQueries({ queryKey: listQueryKey(object) });
-    } catch (error) {
-      setMessage(`Not deleted: ${(error as Error).message}`);
-    }
-  };
 
   const exportCsv = async () => {
     const rows: InstanceRow[] = [];
@@ -138,6 +139,9 @@ export function ObjectList({ object, onOpen, onNew }: ObjectListProps) {
   const ariaSort = (field: string) =>
     sort?.field === field ? (sort.descending ? 'descending' : 'ascending') : 'none';
   const template = `repeat(${columns.length}, minmax(120px, 1fr)) 150px`;
+  const virtualItems = virtualizer.getVirtualItems();
+  // A row keeps its DOM while in view; rows coming into view reuse those of rows leaving it (see RowSlots).
+  const slots = rowSlots.assign(virtualItems.map((item) => item.index));
   const name = config?.title ?? object.split('/object/')[1] ?? object;
 
   return (
@@ -190,41 +194,18 @@ export function ObjectList({ object, onOpen, onNew }: ObjectListProps) {
         </div>
         <div ref={scroller} className={styles.scroller} role="rowgroup" data-testid="list-rows">
           <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-            {virtualizer.getVirtualItems().map((item) => {
-              const row = pages.rowAt(item.index);
-              const value = (row?.value ?? {}) as Record<string, unknown>;
-              return (
-                <div
-                  role="row"
-                  aria-rowindex={item.index + 3}
-                  key={item.key}
-                  className={styles.row}
-                  style={{ transform: `translateY(${item.start}px)`, gridTemplateColumns: template }}
-                >
-                  {columns.map((c) => (
-                    <div role="cell" key={c.field} className={styles.cell}>
-                      {row ? display(value[c.field], c) : '…'}
-                    </div>
-                  ))}
-                  <div role="cell" className={styles.actions}>
-                    {row && (
-                      <>
-                        <button type="button" onClick={() => onOpen(row.key)} aria-label={`Open ${row.key}`}>
-                          Open
-                        </button>
-                        <button
-                          type="button"
-                          onClick={() => void remove(row)}
-                          aria-label={`Delete ${row.key}`}
-                        >
-                          Delete
-                        </button>
-                      </>
-                    )}
-                  </div>
-                </div>
-              );
-            })}
+            {virtualItems.map((item, i) => (
+              <InstanceListRow
+                key={slots[i]}
+                index={item.index}
+                start={item.start}
+                row={pages.rowAt(item.index)}
+                columns={columns}
+                gridTemplate={template}
+                onOpen={onOpen}
+                onDelete={onDelete}
+              />
+            ))}
           </div>
         </div>
       </div>
