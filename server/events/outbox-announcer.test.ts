@@ -2,30 +2,18 @@
 // NOTIFY in its own commit (payload: its highest event id), the last one is announced on its own (payload
 // ''), and a carrier that rolled back leaves its duty to a NOTIFY of its own.
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { useTestPostgres } from '../testing/postgres-cluster';
 import type { Property } from '../../shared/property';
 import { PostgresPropertyStore } from '../store/postgres/postgres-property-store';
 import { PropertyService } from '../store/property-service';
 import { makePrincipal } from '../store/test-fixtures';
-import {
-  freshTestSchema,
-  postgresMissingReason,
-  startTestPostgres,
-  type TestPostgres,
-  type TestSchema,
-} from '../testing/postgres';
+import { freshTestSchema, type TestSchema } from '../testing/postgres';
 import { EventBus } from './event-bus';
 import { OutboxAnnouncer } from './outbox-announcer';
 import { migrateEventOutbox, outboxHead, outboxWriter } from './postgres-event-outbox';
 
-const pgMissing = postgresMissingReason();
-if (pgMissing) console.warn(`PostgreSQL outbox announcer tests skipped: ${pgMissing}`);
-
-let postgres: TestPostgres | undefined;
-beforeAll(async () => {
-  if (!pgMissing) postgres = await startTestPostgres();
-}, 60_000);
-afterAll(() => postgres?.stop());
+const cluster = useTestPostgres('PostgreSQL outbox announcer tests');
 
 const alice = makePrincipal('alice', { admin: true });
 /** Long enough that a write started right after another always claims the duty first. */
@@ -57,9 +45,9 @@ async function wired(schema: TestSchema) {
   };
 }
 
-describe.skipIf(pgMissing !== undefined)('OutboxAnnouncer', () => {
+describe.skipIf(cluster.missing !== undefined)('OutboxAnnouncer', () => {
   it('lets the next write carry the notification and announces the last one on its own', async () => {
-    const schema = await freshTestSchema(postgres!.url, 'announce');
+    const schema = await freshTestSchema(cluster.postgres.url, 'announce');
     const w = await wired(schema);
     try {
       await w.service.create(alice, { key: 'global/a', value: 'first' });
@@ -77,7 +65,7 @@ describe.skipIf(pgMissing !== undefined)('OutboxAnnouncer', () => {
   });
 
   it('announces on its own when the write carrying the notification rolled back', async () => {
-    const schema = await freshTestSchema(postgres!.url, 'announce');
+    const schema = await freshTestSchema(cluster.postgres.url, 'announce');
     const w = await wired(schema);
     try {
       await w.service.create(alice, { key: 'global/a', value: 'first' });
@@ -109,7 +97,7 @@ describe.skipIf(pgMissing !== undefined)('OutboxAnnouncer', () => {
   });
 
   it('sends no notification while no events wait for one', async () => {
-    const schema = await freshTestSchema(postgres!.url, 'announce');
+    const schema = await freshTestSchema(cluster.postgres.url, 'announce');
     const w = await wired(schema);
     try {
       await w.service.create(alice, { key: 'global/a', value: 'one' });

@@ -1,15 +1,11 @@
 // The PostgreSQL event outbox on a real throwaway cluster: a write's events are what PropertyService
 // publishes (key, payload, actor, depth), they commit or roll back with the write, and old rows are pruned.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useTestPostgres } from '../testing/postgres-cluster';
 import { PostgresPropertyStore } from '../store/postgres/postgres-property-store';
 import { PropertyService } from '../store/property-service';
 import { errorCode, makePrincipal } from '../store/test-fixtures';
-import {
-  freshTestSchema,
-  postgresMissingReason,
-  startTestPostgres,
-  type TestPostgres,
-} from '../testing/postgres';
+import { freshTestSchema } from '../testing/postgres';
 import { EventBus, type PipeworkEvent } from './event-bus';
 import { runAtEventDepth } from './event-context';
 import {
@@ -20,23 +16,14 @@ import {
   pruneOutbox,
 } from './postgres-event-outbox';
 
-const pgMissing = postgresMissingReason();
-if (pgMissing) console.warn(`PostgreSQL event outbox tests skipped: ${pgMissing}`);
-
-let postgres: TestPostgres | undefined;
-
-beforeAll(async () => {
-  if (!pgMissing) postgres = await startTestPostgres();
-}, 60_000);
-
-afterAll(() => postgres?.stop());
+const cluster = useTestPostgres('PostgreSQL event outbox tests');
 
 const alice = makePrincipal('alice', { admin: true });
 const strip = ({ eventKey, payload, actor, depth }: PipeworkEvent) => ({ eventKey, payload, actor, depth });
 
-describe.skipIf(pgMissing !== undefined)('PostgreSQL event outbox', () => {
+describe.skipIf(cluster.missing !== undefined)('PostgreSQL event outbox', () => {
   it("holds exactly the events PropertyService publishes, for every kind of write, the trash bin's too", async () => {
-    const schema = await freshTestSchema(postgres!.url, 'events');
+    const schema = await freshTestSchema(cluster.postgres.url, 'events');
     try {
       const pool = schema.pool();
       await migrateEventOutbox(pool);
@@ -96,7 +83,7 @@ describe.skipIf(pgMissing !== undefined)('PostgreSQL event outbox', () => {
   });
 
   it('writes nothing for a write that fails or changes nothing, and PropertyService publishes nothing itself', async () => {
-    const schema = await freshTestSchema(postgres!.url, 'events');
+    const schema = await freshTestSchema(cluster.postgres.url, 'events');
     try {
       const pool = schema.pool();
       await migrateEventOutbox(pool);
@@ -122,7 +109,7 @@ describe.skipIf(pgMissing !== undefined)('PostgreSQL event outbox', () => {
   });
 
   it('takes no common lock: a second writer commits while the first is still in flight', async () => {
-    const schema = await freshTestSchema(postgres!.url, 'events');
+    const schema = await freshTestSchema(cluster.postgres.url, 'events');
     try {
       const pool = schema.pool();
       await migrateEventOutbox(pool);
@@ -161,7 +148,7 @@ describe.skipIf(pgMissing !== undefined)('PostgreSQL event outbox', () => {
   });
 
   it('prunes events older than the retention, with their listener claims', async () => {
-    const schema = await freshTestSchema(postgres!.url, 'events');
+    const schema = await freshTestSchema(cluster.postgres.url, 'events');
     try {
       const pool = schema.pool();
       await migrateEventOutbox(pool);

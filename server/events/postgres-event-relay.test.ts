@@ -2,19 +2,14 @@
 // relays, two buses): what one writes the other delivers with the same id, concurrent writers give both the
 // same commit order, and a relay catches up after a restart or a lost listening connection.
 import type { Pool, PoolClient } from 'pg';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { useTestPostgres } from '../testing/postgres-cluster';
 import { PostgresNotifications } from '../db/postgres-notifications';
 import { silentLogger } from '../logging/logger';
 import { PostgresPropertyStore } from '../store/postgres/postgres-property-store';
 import { PropertyService } from '../store/property-service';
 import { makePrincipal } from '../store/test-fixtures';
-import {
-  freshTestSchema,
-  postgresMissingReason,
-  startTestPostgres,
-  type TestPostgres,
-  type TestSchema,
-} from '../testing/postgres';
+import { freshTestSchema, type TestSchema } from '../testing/postgres';
 import type { Property } from '../../shared/property';
 import { EventBus, type PipeworkEvent } from './event-bus';
 import { OutboxAnnouncer } from './outbox-announcer';
@@ -24,16 +19,7 @@ import { PostgresEventRelay } from './postgres-event-relay';
 /** Generous: the machine running the tests may be busy. */
 const WAIT = { timeout: 5_000 };
 
-const pgMissing = postgresMissingReason();
-if (pgMissing) console.warn(`PostgreSQL event relay tests skipped: ${pgMissing}`);
-
-let postgres: TestPostgres | undefined;
-
-beforeAll(async () => {
-  if (!pgMissing) postgres = await startTestPostgres();
-}, 60_000);
-
-afterAll(() => postgres?.stop());
+const cluster = useTestPostgres('PostgreSQL event relay tests');
 
 const alice = makePrincipal('alice', { admin: true });
 
@@ -100,9 +86,9 @@ async function inFlight(pool: Pool, key: string): Promise<PoolClient> {
   return client;
 }
 
-describe.skipIf(pgMissing !== undefined)('PostgresEventRelay', () => {
+describe.skipIf(cluster.missing !== undefined)('PostgresEventRelay', () => {
   it('delivers a write made through instance A on the bus of instance B, with the same id', async () => {
-    const schema = await freshTestSchema(postgres!.url, 'events');
+    const schema = await freshTestSchema(cluster.postgres.url, 'events');
     const a = await instance(schema);
     const b = await instance(schema);
     try {
@@ -122,7 +108,7 @@ describe.skipIf(pgMissing !== undefined)('PostgresEventRelay', () => {
   });
 
   it('gives both instances every event of 200 concurrent writes in one commit order, per key by version', async () => {
-    const schema = await freshTestSchema(postgres!.url, 'events');
+    const schema = await freshTestSchema(cluster.postgres.url, 'events');
     const a = await instance(schema);
     const b = await instance(schema);
     try {
@@ -154,7 +140,7 @@ describe.skipIf(pgMissing !== undefined)('PostgresEventRelay', () => {
   });
 
   it('delivers nothing past an id still in flight, then both in id order; passes an id rolled back', async () => {
-    const schema = await freshTestSchema(postgres!.url, 'events');
+    const schema = await freshTestSchema(cluster.postgres.url, 'events');
     const a = await instance(schema);
     const b = await instance(schema);
     try {
@@ -184,7 +170,7 @@ describe.skipIf(pgMissing !== undefined)('PostgresEventRelay', () => {
   });
 
   it('skips no event of many concurrent writers on two instances, some rolling back', async () => {
-    const schema = await freshTestSchema(postgres!.url, 'events');
+    const schema = await freshTestSchema(cluster.postgres.url, 'events');
     const a = await instance(schema);
     const b = await instance(schema);
     try {
@@ -219,7 +205,7 @@ describe.skipIf(pgMissing !== undefined)('PostgresEventRelay', () => {
   });
 
   it('catches up from its cursor after a restart, and after its listening connection was lost', async () => {
-    const schema = await freshTestSchema(postgres!.url, 'events');
+    const schema = await freshTestSchema(cluster.postgres.url, 'events');
     const a = await instance(schema);
     let b = await instance(schema);
     try {

@@ -1,34 +1,23 @@
 // A lock set by another instance while a write is on its way on PostgreSQL: the write checks the lock on the
 // row it has locked, inside its transaction, so a lock that commits first always stops it (CONFLICT, nothing
 // written), and a put reads the row once.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useTestPostgres } from '../../testing/postgres-cluster';
 import { PipeworkError } from '../../../shared/errors';
 import { EventBus } from '../../events/event-bus';
-import {
-  freshTestSchema,
-  postgresMissingReason,
-  startTestPostgres,
-  type TestPostgres,
-} from '../../testing/postgres';
+import { freshTestSchema } from '../../testing/postgres';
 import { PropertyService } from '../property-service';
 import { makePrincipal } from '../test-fixtures';
 import { PostgresPropertyStore } from './postgres-property-store';
 
-const pgMissing = postgresMissingReason();
-if (pgMissing) console.warn(`PostgreSQL write guard tests skipped: ${pgMissing}`);
-
-let postgres: TestPostgres | undefined;
-beforeAll(async () => {
-  if (!pgMissing) postgres = await startTestPostgres();
-}, 60_000);
-afterAll(() => postgres?.stop());
+const cluster = useTestPostgres('PostgreSQL write guard tests');
 
 const alice = makePrincipal('alice', { admin: true });
 const bob = makePrincipal('bob', { admin: true });
 
-describe.skipIf(pgMissing !== undefined)('a write and a lock set meanwhile on PostgreSQL', () => {
+describe.skipIf(cluster.missing !== undefined)('a write and a lock set meanwhile on PostgreSQL', () => {
   it('refuses a put whose property another instance locked while the put was on its way', async () => {
-    const schema = await freshTestSchema(postgres!.url, 'guard');
+    const schema = await freshTestSchema(cluster.postgres.url, 'guard');
     try {
       const pool = schema.pool(4);
       const store = await PostgresPropertyStore.open(pool);
