@@ -5,7 +5,7 @@ import { fork } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
-import { expect, it } from 'vitest';
+import { expect, it, vi } from 'vitest';
 import { basicAuth } from '../testing/test-server';
 
 const MiB = 1024 * 1024;
@@ -114,7 +114,10 @@ it('keeps the server flat while 150 MB multipart uploads are spooled and streame
         `peak +${((drivePeak - baseline) / MiB).toFixed(1)} MiB (drive), +${((peak - baseline) / MiB).toFixed(1)} MiB (both)`,
     );
     expect(peak - baseline).toBeLessThan(SIZE / 2);
-    expect(readdirSync(join(dataDir, 'tmp', 'uploads'))).toEqual([]);
+    // A request's spool files go when its response closes, just after the client has the answer.
+    await vi.waitFor(() => expect(readdirSync(join(dataDir, 'tmp', 'uploads'))).toEqual([]), {
+      timeout: 5_000,
+    });
   } finally {
     child.disconnect();
     await new Promise((resolve) => child.once('exit', resolve));
