@@ -6,15 +6,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll } from 'vitest';
 import type { PropertyStore } from '../../shared/property';
 import { openDatabase } from '../db';
-import {
-  freshTestSchema,
-  postgresMissingReason,
-  startTestPostgres,
-  type TestPostgres,
-} from '../testing/postgres';
+import { freshTestSchema } from '../testing/postgres';
+import { useTestPostgres } from '../testing/postgres-cluster';
 import { PostgresPropertyStore } from './postgres/postgres-property-store';
 import { SqlitePropertyStore } from './sqlite/sqlite-property-store';
 
@@ -42,18 +37,13 @@ async function sqliteTestStore(prefix: string): Promise<TestStore> {
 
 /** The databases by name, each with a factory of fresh stores; `prefix` names their files and schemas. */
 export function testStoresOnBothDatabases(prefix: string): [string, TestStoreFactory][] {
-  const pgMissing = postgresMissingReason();
-  let postgres: TestPostgres | undefined;
-  beforeAll(async () => {
-    if (!pgMissing) postgres = await startTestPostgres();
-  }, 60_000);
-  afterAll(() => postgres?.stop());
+  const cluster = useTestPostgres(`The PostgreSQL cases of ${prefix}`);
   const databases: [string, TestStoreFactory][] = [['SQLite', () => sqliteTestStore(prefix)]];
-  if (pgMissing) return databases;
+  if (cluster.missing) return databases;
   databases.push([
     'PostgreSQL',
     async () => {
-      const schema = await freshTestSchema(postgres!.url, prefix);
+      const schema = await freshTestSchema(cluster.postgres.url, prefix);
       const store = await PostgresPropertyStore.open(schema.pool());
       return { store, dispose: schema.drop };
     },
