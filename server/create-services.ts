@@ -29,6 +29,7 @@ import { createPropertyServices } from './store/create-property-services';
 import { PropertyValueCipher } from './store/property-value-cipher';
 import { registerStepPreparer } from './pipeline/execute-pipeline';
 import { uriPrefetcher } from './uri/prefetch-uris';
+import { StoredPipelineCache } from './pipeline/stored-pipeline-cache';
 
 export interface ServiceOptions {
   iam?: Partial<IamOptions>;
@@ -122,6 +123,7 @@ export async function createServices(
       runSlots: new RunSlots(config.runs ?? DEFAULT_RUN_LIMITS, config.limits.pipelineMillis),
       runs,
       metrics,
+      storedPipelines: new StoredPipelineCache(properties.properties, properties.events),
     };
     services.events.subscribe((event) => metrics.observeEvent(event.timestamp));
     runs.start();
@@ -136,6 +138,7 @@ export async function createServices(
 /** Stops background work and closes the database. */
 export async function closeServices(services: ServerServices): Promise<void> {
   await services.jobs.stop();
+  services.storedPipelines.stop();
   await services.propertyJobs.stop();
   await services.runs.close();
   services.iam.close();

@@ -22,6 +22,7 @@ import type { JobScheduler } from './jobs';
 import type { WebhookStore } from './webhooks';
 import type { RunService } from './runs/run-service';
 import type { Metrics } from './metrics/metrics';
+import type { StoredPipelineCache } from './pipeline/stored-pipeline-cache';
 
 export interface ServerServices {
   config: ServerConfig;
@@ -61,4 +62,6 @@ export interface ServerServices {
   runs: RunService;
   /** The measurements `GET /metrics` serves. */
   metrics: Metrics;
+  /** Stored pipelines parsed once per version, for `POST /api/v3/pipeline:<key>`. */
+  storedPipelines: StoredPipelineCache;
 }

@@ -58,7 +58,10 @@ async function rate(target: Target, connections: number): Promise<number> {
     pipelining: 1,
   });
   if (result.non2xx > 0 || result.errors > 0) {
-    throw new Error(`${target.label}: ${result.non2xx} non-2xx responses, ${result.errors} errors`);
+    const statuses = JSON.stringify(result.statusCodeStats);
+    throw new Error(
+      `${target.label}: ${result.non2xx} non-2xx responses (${statuses}), ${result.errors} errors`,
+    );
   }
   return result.requests.average;
 }

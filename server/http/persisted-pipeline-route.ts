@@ -8,7 +8,12 @@ import type { Request, RequestHandler } from 'express';
 import { stringify as toYaml } from 'yaml';
 import { STORED_PIPELINE_PATTERN } from '../../shared/api';
 import { PipeworkError } from '../../shared/errors';
-import { formPipelineDocument, validatePipeline, type PipelineScript } from '../../shared/pipeline';
+import {
+  formPipelineDocument,
+  scriptWith,
+  validatePipeline,
+  type PipelineScript,
+} from '../../shared/pipeline';
 import type { Property } from '../../shared/property';
 import { BinaryContent } from '../../shared/values';
 import { asLiteral, scriptOfProperty } from '../commands/flow/run-stored-pipeline';
@@ -46,10 +51,16 @@ function hasBody(req: Request): boolean {
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
-async function loadProperty(services: ServerServices, req: Request, reference: string): Promise<Property> {
+/** The stored pipeline and a script of its own for this run: by key from the cache, by uuid read anew. */
+async function loadPipeline(
+  services: ServerServices,
+  req: Request,
+  reference: string,
+): Promise<{ property: Property; script: PipelineScript }> {
   const principal = req.res!.locals.principal;
-  if (reference.startsWith('uuid:')) return services.properties.getByUuid(principal, reference.slice(5));
-  return services.properties.get(principal, reference);
+  if (!reference.startsWith('uuid:')) return services.storedPipelines.load(principal, reference);
+  const property = await services.properties.getByUuid(principal, reference.slice(5));
+  return { property, script: scriptOfProperty(property, 'path') };
 }
 
 /** The request body as the pipeline's body: JSON parsed, text as text, anything else as a content object. */
@@ -75,13 +86,11 @@ function varsOf(req: Request): Record<string, unknown> {
 export function runPersistedPipelineHandler(services: ServerServices): RequestHandler {
   return async (req, res, next) => {
     try {
-      const property = await loadProperty(services, req, referenceOf(req));
-      const script = scriptOfProperty(property, 'path');
-      const run: PipelineScript = {
-        ...script,
+      const { property, script } = await loadPipeline(services, req, referenceOf(req));
+      const run: PipelineScript = scriptWith(script, {
         vars: { ...script.vars, ...varsOf(req) },
         body: await bodyOf(req, services.config.limits.commandBodyBytes, script.body),
-      };
+      });
       const options = {
         principal: res.locals.principal,
         trigger: requestTrigger(req, 'stored', property.key),

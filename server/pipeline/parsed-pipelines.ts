@@ -4,7 +4,12 @@
  * body into the run's scope, where steps may change it), and shares the rest, which runs only read.
  */
 import { LruCache } from '../../shared/values/lru-cache';
-import { parsePipeline, type PipelineScript, type PipelineSourceKind } from '../../shared/pipeline';
+import {
+  parsePipeline,
+  scriptWith,
+  type PipelineScript,
+  type PipelineSourceKind,
+} from '../../shared/pipeline';
 
 /** How many parsed texts are kept, and how many characters of text they may add up to. */
 export const PARSED_PIPELINE_CACHE = { entries: 1000, characters: 4_000_000 } as const;
@@ -12,9 +17,11 @@ export const PARSED_PIPELINE_CACHE = { entries: 1000, characters: 4_000_000 } as
 const parsed = new LruCache<PipelineScript>(PARSED_PIPELINE_CACHE.entries, PARSED_PIPELINE_CACHE.characters);
 
 /** A run's own copy of the cached script: the body is copied when it can be changed. */
-function forOneRun(script: PipelineScript): PipelineScript {
+export function forOneRun(script: PipelineScript): PipelineScript {
   const body = script.body;
-  return body !== null && typeof body === 'object' ? { ...script, body: structuredClone(body) } : script;
+  return body !== null && typeof body === 'object'
+    ? scriptWith(script, { body: structuredClone(body) })
+    : script;
 }
 
 /** Parses `text` once (errors are not kept: they are thrown again for each call); see the file comment. */

@@ -14,6 +14,7 @@ import {
   type PipelineScope,
 } from '../../shared/commands';
 import { PipeworkError } from '../../shared/errors';
+import { scriptWith } from '../../shared/pipeline/lazy-positions';
 import type { PipelineScript, PipelineStep } from '../../shared/pipeline/model';
 import type { TraceStep } from '../../shared/runner/trace';
 import { traceValue } from '../../shared/runner/trace';
@@ -196,5 +197,10 @@ export function scriptFromStep(
     );
   }
   const seed: PipelineStep = { index: -1, command: SEED_COMMAND, params: {} };
-  return { ...script, headers: {}, vars: {}, body: null, steps: [seed, ...script.steps.slice(fromStep)] };
+  return scriptWith(script, {
+    headers: {},
+    vars: {},
+    body: null,
+    steps: [seed, ...script.steps.slice(fromStep)],
+  });
 }

@@ -10,6 +10,7 @@ import { checkExpression } from '../../shared/commands/core/schema';
 import { isPipeworkError, type PipeworkError } from '../../shared/errors';
 import {
   problemsError,
+  scriptWith,
   validateScript,
   type CommandLookup,
   type PipelineProblem,
@@ -26,7 +27,7 @@ const NO_STEPS: PipelineScript['steps'] = [];
 function stepProblems(script: PipelineScript, commands: CommandLookup, cache: ByObject): PipelineProblem[] {
   let problems = cache.get(script.steps);
   if (!problems) {
-    problems = validateScript({ ...script, headers: {}, vars: {} }, commands, { checkExpression });
+    problems = validateScript(scriptWith(script, { headers: {}, vars: {} }), commands, { checkExpression });
     cache.set(script.steps, problems);
   }
   return problems;
@@ -42,7 +43,7 @@ function sectionProblems(
   if (Object.keys(values).length === 0) return [];
   let problems = cache.get(values);
   if (!problems) {
-    const only = { ...script, steps: NO_STEPS, headers: {}, vars: {}, [section]: values };
+    const only = scriptWith(script, { steps: NO_STEPS, headers: {}, vars: {}, [section]: values });
     problems = validateScript(only, commands, { checkExpression });
     cache.set(values, problems);
   }

@@ -6,7 +6,7 @@
  */
 import type { Principal } from '../../shared/auth';
 import { PipeworkError } from '../../shared/errors';
-import type { PipelineScript } from '../../shared/pipeline';
+import { scriptWith, type PipelineScript } from '../../shared/pipeline';
 import { asLiteral, scriptOfProperty } from '../commands/flow/run-stored-pipeline';
 import { authorizeCommand } from '../pipeline/authorize-command';
 import { parsePipelineCached } from '../pipeline/parsed-pipelines';
@@ -65,7 +65,7 @@ export async function rerun(
 ): Promise<{ runId: string }> {
   const run = await services.runs.get(principal, id);
   const { script, source } = await scriptOf(services, principal, run, request);
-  let toRun: PipelineScript = { ...script, body: run.input ?? script.body };
+  let toRun: PipelineScript = scriptWith(script, { body: run.input ?? script.body });
   if (request.fromFailedStep) {
     const resume = run.resume;
     if (run.status !== 'failed' || !resume) {
@@ -86,13 +86,12 @@ export async function rerun(
       resume.stepIndex,
       (s) => services.commands.get(s.command)?.contract.controlFlow,
     );
-    toRun = {
-      ...script,
+    toRun = scriptWith(script, {
       headers: asLiteral(resume.message.headers) as Record<string, unknown>,
       vars: asLiteral(resume.message.vars) as Record<string, unknown>,
       body: resume.message.body,
       steps: from.steps.slice(1),
-    };
+    });
   }
   // A clear refusal now rather than a failed run later: the user must be allowed every command in it.
   for (const step of toRun.steps) {

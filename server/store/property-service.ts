@@ -176,8 +176,21 @@ export class PropertyService {
     return key;
   }
 
+  private readonly committedListeners = new Set<(changes: readonly PropertyChange[]) => void>();
+
+  /**
+   * Calls `listener` with each write's changes on this instance, synchronously once it committed, before any
+   * event is delivered (in-process caches drop what changed before the writer's answer leaves); other
+   * instances' writes reach a cache through `events`. Returns the function that removes it.
+   */
+  onCommitted(listener: (changes: readonly PropertyChange[]) => void): () => void {
+    this.committedListeners.add(listener);
+    return () => this.committedListeners.delete(listener);
+  }
+
   /** Publishes each committed change as `property.<kind>` with `{origin, target}` (the store's own events aside). */
   publish(changes: readonly PropertyChange[], principal: Principal | null): void {
+    for (const listener of this.committedListeners) listener(changes);
     if (this.eventsFromStore) return;
     for (const event of propertyChangeEvents(changes, principal?.uuid)) {
       this.events.publish(event.eventKey, event.payload, { actor: event.actor });

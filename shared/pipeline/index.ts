@@ -12,7 +12,8 @@ export { parsePipeline, pipelineKindFromContentType } from './parse-pipeline';
 export { parsePipelineJson } from './parse-json';
 export { parsePipelineUri } from './parse-uri';
 export { formPipelineDocument, parsePipelineForm } from './parse-form';
-export { parsePipelineYaml } from './parse-yaml';
+export { parsePipelineYaml, type YamlParseOptions } from './parse-yaml';
+export { locatedTexts, scriptWith } from './lazy-positions';
 export { locateInParameter, locateInScalar, locateInSection } from './locate';
 export { problemsError } from './problems-error';
 export {

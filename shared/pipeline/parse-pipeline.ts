@@ -2,13 +2,17 @@
 import type { PipelineScript, PipelineSourceKind } from './model';
 import { parsePipelineJson } from './parse-json';
 import { parsePipelineUri } from './parse-uri';
-import { parsePipelineYaml } from './parse-yaml';
+import { parsePipelineYaml, type YamlParseOptions } from './parse-yaml';
 
 /** Parses a pipeline written in any of the three forms into the one model. */
-export function parsePipeline(text: string, kind: PipelineSourceKind): PipelineScript {
+export function parsePipeline(
+  text: string,
+  kind: PipelineSourceKind,
+  options: YamlParseOptions = {},
+): PipelineScript {
   switch (kind) {
     case 'yaml':
-      return parsePipelineYaml(text);
+      return parsePipelineYaml(text, options);
     case 'json':
       return parsePipelineJson(text);
     case 'uri':

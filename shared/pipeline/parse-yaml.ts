@@ -16,6 +16,8 @@ import {
   type YAMLMap,
 } from 'yaml';
 import { buildScript, type DocumentPath, type SourceLocator } from './build-script';
+import { loadYamlFast } from './fast-yaml';
+import { withLazyPositions } from './lazy-positions';
 import { checkSourceLength, isTooDeep, PIPELINE_LIMITS, tooDeepMessage } from './limits';
 import type { PipelineScript, ScalarSource, ScalarStyle, SourcePosition } from './model';
 import { quote, syntaxError, unexpected } from './syntax-error';
@@ -209,14 +211,48 @@ function describeYamlError(error: YAMLError, doc: Parsed, text: string, locator:
   return syntaxError(message, at, { details: { yamlCode: error.code } });
 }
 
-/** Parses a `*.pi.yaml` script into the pipeline model; throws PIPELINE_SYNTAX with line and column. */
-export function parsePipelineYaml(text: string): PipelineScript {
+/** A locator for data read without positions: every position is unknown (computed later, if read). */
+const NO_POSITIONS: SourceLocator = {
+  keyAt: () => undefined,
+  valueAt: () => undefined,
+  scalarAt: () => undefined,
+};
+
+export interface YamlParseOptions {
+  /**
+   * `lazy` (the default): read with the fast reader and compute positions when one is first read (see
+   * lazy-positions.ts). `eager`: read with positions at once, for callers that read every step's position
+   * (the editor's flow view and markers).
+   */
+  positions?: 'lazy' | 'eager';
+}
+
+/**
+ * Parses a `*.pi.yaml` script into the pipeline model; throws PIPELINE_SYNTAX with line and column. A text
+ * the fast reader reads and the model accepts costs no position work; anything else (every error among
+ * them) is read by the careful reader, whose model and messages are the ones the fast path stands in for.
+ */
+export function parsePipelineYaml(text: string, options: YamlParseOptions = {}): PipelineScript {
   checkSourceLength(text);
-  try {
-    return parseYaml(text);
-  } catch (error) {
-    throw unexpected(error);
+  const careful = () => {
+    try {
+      return parseYaml(text);
+    } catch (error) {
+      throw unexpected(error);
+    }
+  };
+  if (options.positions === 'eager') return careful();
+  const fast = loadYamlFast(text);
+  if (fast) {
+    let script: PipelineScript | undefined;
+    try {
+      script = buildScript(fast.value, NO_POSITIONS, 'yaml');
+    } catch {
+      script = undefined; // the careful reader throws the same error, with its line and column
+    }
+    if (script) return withLazyPositions(script, careful);
   }
+  return careful();
 }
 
 function parseYaml(text: string): PipelineScript {

@@ -10,6 +10,9 @@ import type { Cancellation } from './run-options';
 /** How long a run may hold the event loop before it lets other work in. */
 export const YIELD_EVERY_MS = 10;
 
+/** The details that name where a limit was hit, made only when it is. */
+export type Where = () => Record<string, unknown>;
+
 const afterThisTurn: (callback: () => void) => void =
   typeof setImmediate === 'function'
     ? (callback) => setImmediate(callback)
@@ -69,19 +72,22 @@ export class RunClock {
     return this.abort.signal;
   }
 
-  /** Throws LIMIT_EXCEEDED when the time is up or the caller has gone; `where` names the step. */
-  check(where: Record<string, unknown>): void {
+  /**
+   * Throws LIMIT_EXCEEDED when the time is up or the caller has gone; `where` names the step (a function, so
+   * that a step's details, its source position among them, are made only for the error).
+   */
+  check(where: Where): void {
     const now = Date.now();
     if (now < this.deadline && !this.cancellation?.cancelled && !this.abort?.signal.aborted) return;
     const message =
       now - this.started >= this.maxMillis
         ? `The pipeline ran longer than ${this.maxMillis} ms.`
         : 'The pipeline was cancelled.';
-    throw new PipeworkError('LIMIT_EXCEEDED', message, { limit: 'time', ...where });
+    throw new PipeworkError('LIMIT_EXCEEDED', message, { limit: 'time', ...where() });
   }
 
   /** Resolves with the promise's value, or rejects with LIMIT_EXCEEDED when the time is up first. */
-  race<T>(promise: Promise<T>, where: Record<string, unknown>): Promise<T> {
+  race<T>(promise: Promise<T>, where: Where): Promise<T> {
     const signal = this.signal;
     if (signal.aborted) this.check(where);
     return new Promise<T>((resolve, reject) => {
@@ -97,7 +103,7 @@ export class RunClock {
     });
   }
 
-  sleep(ms: number, where: Record<string, unknown>): Promise<void> {
+  sleep(ms: number, where: Where): Promise<void> {
     if (ms <= 0) return Promise.resolve();
     return this.race(new Promise<void>((resolve) => setTimeout(resolve, ms)), where);
   }

@@ -357,7 +357,7 @@ class PipelineRun<S> {
         ...stepDetails(step),
       });
     }
-    this.clock.check(stepDetails(step));
+    this.clock.check(() => stepDetails(step));
   }
 
   private authorize(step: PipelineStep, definition: CommandDefinition<S>): void {
@@ -452,7 +452,7 @@ class PipelineRun<S> {
             'WARN',
             `Attempt ${attempt + 1} failed (${error.code}: ${error.message}); retrying.`,
           );
-          await this.clock.sleep(policy.waitSeconds * 1000, stepDetails(step));
+          await this.clock.sleep(policy.waitSeconds * 1000, () => stepDetails(step));
           continue;
         }
         if (policy.then === 'THROW') throw failed();
@@ -521,7 +521,7 @@ class PipelineRun<S> {
     };
     const returned = definition.run(context);
     const result = isThenable(returned)
-      ? await this.clock.race(Promise.resolve(returned), stepDetails(step))
+      ? await this.clock.race(Promise.resolve(returned), () => stepDetails(step))
       : returned;
     if (traced) traced.output = traceValue(result);
     if (typeof params.output === 'string' && params.output !== '') {

@@ -52,7 +52,7 @@ export class LruCache<V> {
     this.weight = 0;
   }
 
-  private delete(key: string): void {
+  delete(key: string): void {
     const entry = this.entries.get(key);
     if (!entry) return;
     this.entries.delete(key);

@@ -7,7 +7,7 @@
 import type { CommandContext } from '../../../shared/commands';
 import { PipeworkError, isPipeworkError } from '../../../shared/errors';
 import { containsExpression } from '../../../shared/pel';
-import type { PipelineScript } from '../../../shared/pipeline';
+import { scriptWith, type PipelineScript } from '../../../shared/pipeline';
 import { parsePipelineCached } from '../../pipeline/parsed-pipelines';
 import { type Property, isJsonType } from '../../../shared/property';
 import type { Cancellation } from '../../../shared/runner';
@@ -107,11 +107,10 @@ async function preparedRun(
     loadScript(ctx, key, parameter),
   );
   const given = ctx.input === undefined || ctx.input === null ? script.body : ctx.input;
-  const run: PipelineScript = {
-    ...script,
+  const run: PipelineScript = scriptWith(script, {
     body: given,
     vars: { ...script.vars, ...(asLiteral(vars) as Record<string, unknown>) },
-  };
+  });
   return { run, runAs };
 }
 

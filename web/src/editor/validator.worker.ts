@@ -19,7 +19,7 @@ function validate(request: Extract<ToValidator, { type: 'validate' }>, lookup: S
   const started = performance.now();
   let script: PipelineScript | null = null;
   try {
-    script = parsePipeline(request.text, request.kind);
+    script = parsePipeline(request.text, request.kind, { positions: 'eager' }); // every step's place is read
   } catch (error) {
     if (!isPipeworkError(error)) throw error;
   }

@@ -1,0 +1,66 @@
+/**
+ * Source positions computed when first read. A pipeline read by the fast YAML reader has no positions; most
+ * runs never need one (they are read for an error, a trace's place, the editor's markers). The position
+ * fields become getters that read the text again, once, with the careful reader and take its answer.
+ *
+ * A copy made with object spread or structuredClone reads every getter, and with them the whole text again:
+ * copy a script with `scriptWith`, which keeps the getters unread.
+ */
+import type { PipelineScript, PipelineStep } from './model';
+
+let located = 0;
+
+function lazyField<T extends object>(target: T, name: keyof T & string, compute: () => unknown): void {
+  const settle = (on: object, value: unknown) =>
+    Object.defineProperty(on, name, { value, writable: true, enumerable: true, configurable: true });
+  Object.defineProperty(target, name, {
+    enumerable: true,
+    configurable: true,
+    get(this: object) {
+      const value = compute();
+      settle(this, value);
+      return value;
+    },
+    set(this: object, value: unknown) {
+      settle(this, value);
+    },
+  });
+}
+
+const STEP_FIELDS = ['position', 'paramPositions', 'paramSources'] as const;
+const SCRIPT_FIELDS = ['sectionPositions', 'sectionSources'] as const;
+
+/**
+ * Makes the position fields of `script` (read without positions) lazy: the first one read calls `locate`,
+ * which reads the same text with positions; an error there leaves the fields undefined.
+ */
+export function withLazyPositions(script: PipelineScript, locate: () => PipelineScript): PipelineScript {
+  let full: PipelineScript | null | undefined;
+  const source = (): PipelineScript | null => {
+    if (full === undefined) {
+      located++;
+      try {
+        full = locate();
+      } catch {
+        full = null;
+      }
+    }
+    return full;
+  };
+  for (const name of SCRIPT_FIELDS) lazyField(script, name, () => source()?.[name]);
+  script.steps.forEach((step: PipelineStep, index) => {
+    for (const name of STEP_FIELDS) lazyField(step, name, () => source()?.steps[index]?.[name]);
+  });
+  return script;
+}
+
+/** A copy of `script` with `changes`, its lazy position fields kept unread (unlike `{ ...script }`). */
+export function scriptWith(script: PipelineScript, changes: Partial<PipelineScript>): PipelineScript {
+  const copy = Object.defineProperties({}, Object.getOwnPropertyDescriptors(script)) as PipelineScript;
+  return Object.assign(copy, changes);
+}
+
+/** How many texts were read again for their positions (tests guard the fast path with it). */
+export function locatedTexts(): number {
+  return located;
+}
