@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { STAGED_ATTACHMENT_NAME, STAGING_TTL_MINUTES, stagingKeyOf } from '../../shared/property';
 import { readFolder } from '../cli/publish';
 import { downloadFile, outboxMails, receivedDelivery } from '../testing/delivery-download';
 import { eventually } from '../testing/eventually';
@@ -242,6 +243,39 @@ describe.skipIf(!present)('corpus apps run from their property.created event', (
       expect(got.bytes.equals(pdf)).toBe(true);
     },
   );
+
+  it('invoiceform: a large file the form staged is delivered once, as the instance attachment', async () => {
+    const recipient = 'invoiceform-large@example.com';
+    await publishApp('invoiceform');
+    await installOutsideCorpus('invoiceform', '<p>Neue Rechnung: #{model.rechnung.filename}</p>', recipient);
+    const { properties, iam } = server.services;
+    const admin = (await iam.principalByUsername('admin'))!;
+    // What the form does for a file above the inline limit (docs/forms-and-lists.md).
+    const staging = stagingKeyOf(admin.uuid, crypto.randomUUID());
+    await properties.create(admin, { key: staging, value: '{}', timeToLive: STAGING_TTL_MINUTES });
+    const pdf = Buffer.alloc(1_500_000, 7);
+    pdf.write('%PDF-1.4\n', 'latin1');
+    await properties.attachments.putChunk(admin, staging, STAGED_ATTACHMENT_NAME, pdf.subarray(0, 1_000_000));
+    await properties.attachments.putChunk(admin, staging, STAGED_ATTACHMENT_NAME, pdf.subarray(1_000_000));
+    const file = { filename: 'big.pdf', contentType: 'application/pdf', contentLength: pdf.length };
+    await submitForm(`global/app/invoiceform/object/invoiceform/v1/instance/${crypto.randomUUID()}`, {
+      senderName: 'ACME GmbH',
+      senderEmail: 'billing@acme.example',
+      rechnung: { ...file, attachment: staging },
+    });
+    const received = await eventually(
+      async () => {
+        const got = await receivedDelivery(server, recipient, 'Formular Rechnungseingang wurde ausgefüllt');
+        return got?.password ? got : undefined;
+      },
+      { every: 50, what: 'the delivery of the large invoice' },
+    );
+    const got = await downloadFile(server, received);
+    expect(got.status).toBe(200);
+    expect(got.bytes.equals(pdf)).toBe(true);
+    // Only the attachment: the field, whose content is now the attachment's name, is not a second file.
+    expect((await downloadFile(server, received, 1)).status).toBe(404);
+  });
 
   it('a form app configured with a malformed recipient stores and sends nothing for that form', async () => {
     await publishApp('sickleaveform');

@@ -28,6 +28,7 @@ import { ObjectSchemaValidator } from './object-schema-validator';
 import { PropertyAccess } from './property-access';
 import { PropertyAttachmentService } from './property-attachment-service';
 import { PropertyWriteGuard } from './property-locks';
+import { stagedFilesOf } from './staged-attachments';
 import { PropertyMarksService } from './property-marks-service';
 import { isSealedValue, refuseSealedLookalike, type PropertyValueCipher } from './property-value-cipher';
 import {
@@ -282,10 +283,28 @@ export class PropertyService {
     input: CreatePropertyInput,
     ifExists: ExistStrategy = 'update',
   ): Promise<SaveResult> {
-    const prepared = await this.prepareCreate(principal, input);
-    const result = await this.store.save(prepared, { ifExists, actor: principal?.uuid ?? null });
+    const staged = await this.stagedFiles(principal, input);
+    const prepared = await this.prepareCreate(principal, staged ? { ...input, value: staged.value } : input);
+    const result = await this.store.save(prepared, {
+      ifExists,
+      actor: principal?.uuid ?? null,
+      ...(staged ? { adopt: staged.adopt } : {}),
+    });
     this.publish(result.changes, principal);
     return result;
+  }
+
+  /**
+   * An object instance's files uploaded before (staged), checked, with the value as it is stored
+   * (`staged-attachments.ts`); the store moves them onto the instance in the transaction that stores it.
+   */
+  private async stagedFiles(principal: Principal | null, input: CreatePropertyInput) {
+    const key = normalizePropertyKey(input.key);
+    if (objectKeyOf(key)?.kind !== 'instance' || input.value === undefined) return undefined;
+    return stagedFilesOf(principal, input.value, {
+      attachments: this.store.attachments,
+      assertWritable: (p, k) => this.guard.assertWritable(p, k),
+    });
   }
 
   /**

@@ -5,6 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PipeworkError } from '../../shared/errors';
 import type { PropertyStore } from '../../shared/property';
+import { describeAdoptionContract } from './property-store-adoption.contract';
 import { describeAttachmentContract } from './property-store-attachments.contract';
 import { describeChildrenPageContract } from './property-store-children.contract';
 import { codeOf, collect, type ContractContext } from './property-store-contract-support';
@@ -353,6 +354,7 @@ export function runPropertyStoreContract(name: string, factory: ContractStoreFac
     });
 
     describeAttachmentContract(context);
+    describeAdoptionContract(context);
     describeHistoryContract(context);
     describeMarksContract(context);
   });

@@ -55,6 +55,17 @@ export {
   type StoredValue,
 } from './property-value';
 export { bytesToBase64, base64ToBytes } from './base64';
+export {
+  FORM_INLINE_FILE_BYTES,
+  MAX_FORM_FILE_BYTES,
+  FORM_UPLOAD_CHUNK_BYTES,
+  STAGED_ATTACHMENT_NAME,
+  STAGING_TTL_MINUTES,
+  MAX_STAGED_FILES,
+  stagingKeyOf,
+  parseStagingKey,
+  type FormFileValue,
+} from './form-files';
 export type {
   PropertyStore,
   PropertyQuery,
@@ -65,6 +76,7 @@ export type {
   AttachmentWriteOptions,
   WriteOptions,
   SaveOptions,
+  AttachmentAdoption,
   SaveResult,
   UpdateOptions,
   UpdateResult,

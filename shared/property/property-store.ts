@@ -23,6 +23,24 @@ export type ExistStrategy = 'update' | 'skip' | 'error';
 
 export interface SaveOptions extends WriteOptions {
   ifExists?: ExistStrategy;
+  /**
+   * Staged attachments moved onto the saved property inside the save's transaction (not on `skip`): the
+   * property and its attachments appear together, and a failure moves nothing (docs/forms-and-lists.md).
+   */
+  adopt?: readonly AttachmentAdoption[];
+}
+
+/** An attachment staged on another property, to become an attachment of the property a `save` writes. */
+export interface AttachmentAdoption {
+  /** The live property it is staged on; deleted (with anything else attached to it) once it is moved. */
+  from: string;
+  /** Its name there. */
+  name: string;
+  /** Its name on the saved property (an attachment of that name there is replaced). */
+  as: string;
+  /** Its length as the caller checked it: CONFLICT when it has changed since. */
+  length: number;
+  contentType: string;
 }
 
 export interface UpdateOptions extends WriteOptions {

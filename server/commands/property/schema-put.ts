@@ -24,7 +24,10 @@ export const propertySchemaPut = defineCommand<ServerServices>(
       'The value comes from `value`, else from the input body. Strings are stored as they are (type text/plain ' +
       'unless `type` says otherwise); other JSON values as JSON text (application/json); bytes as base64 ' +
       '(`;encoding=base64`). Values under `<app>/object/<NAME>/<VERSION>/instance/<UUID>` must match the sibling ' +
-      '`schema`. Emits property.created (or property.changed on update). Returns `{result, property}` with result ' +
+      '`schema`; a file field of an instance naming a staged upload of the caller (`attachment: ' +
+      "user/<uuid>/staging/<id>`, a form's large file) has it moved onto the instance as an attachment in the " +
+      'same write (docs/forms-and-lists.md). Emits property.created (or property.changed on update). Returns ' +
+      '`{result, property}` with result ' +
       'create, update or skip (and `warnings` when a stored object schema uses type names JSON Schema lacks, ' +
       'such as dateTime, each naming what it is read as). `attachments` adds files (they are loaded before ' +
       'anything is written); `tags` adds tags (name1:value1, name2:value2), returned as `tags`.',

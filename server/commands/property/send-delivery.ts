@@ -25,6 +25,9 @@ import { modelOf, renderTemplate, templateOf } from '../mail/mail-template';
 function embeddedFiles(value: unknown, out: NewAttachment[] = [], depth = 0): NewAttachment[] {
   if (depth > 4 || out.length >= 100 || value === null || typeof value !== 'object') return out;
   if (!Array.isArray(value)) {
+    // A large form file is kept as an attachment of the property (its `content` is then the attachment's
+    // name): it goes with the property's attachments, not as a file of its name's text.
+    if (typeof (value as Record<string, unknown>).attachment === 'string') return out;
     const file = fileObjectOf(value as Record<string, unknown>, 'key');
     if (file) {
       out.push(file);

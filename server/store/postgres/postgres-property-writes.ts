@@ -6,6 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import type { PoolClient } from 'pg';
 import {
+  checkAttachmentName,
+  normalizePropertyKey,
+  type AttachmentAdoption,
   type DeleteMatchingOptions,
   type NewProperty,
   type Property,
@@ -30,6 +33,12 @@ import {
 } from '../property-write-rules';
 import { publicCopy, toProperty, type PropertyRow, type StoredRow } from '../property-rows';
 import { parseTags } from '../property-marks-sql';
+import {
+  checkStagedLength,
+  stagedAttachmentMissing,
+  stagedPropertyMissing,
+  stagingKeysOf,
+} from '../attachment-adoption';
 import { scanQuery } from './postgres-listing';
 import { PG_PROPERTY_COLUMNS, PG_STORED_COLUMNS, first, pgLive, rows } from './postgres-rows';
 
@@ -100,6 +109,7 @@ export class PostgresPropertyWrites {
     if (!row) {
       const property = await this.insert(input, options.actor);
       changes.push({ kind: 'created', origin: null, target: property });
+      if (options.adopt?.length) await this.adopt((await this.stored(input.key))!.id, options.adopt, changes);
       return { result: 'create', property, changes };
     }
     const strategy = options.ifExists ?? 'error';
@@ -109,7 +119,42 @@ export class PostgresPropertyWrites {
     if (strategy === 'skip') return { result: 'skip', property: publicCopy(row), changes };
     const property = await this.applyPatch(row, savePatch(input), options.actor);
     changes.push({ kind: 'changed', origin: publicCopy(row), target: property });
+    if (options.adopt?.length) await this.adopt(row.id, options.adopt, changes);
     return { result: 'update', property, changes };
+  }
+
+  /** Moves staged attachments onto the saved property `targetId`, then deletes their staging properties. */
+  private async adopt(
+    targetId: number,
+    adoptions: readonly AttachmentAdoption[],
+    changes: PropertyChange[],
+  ): Promise<void> {
+    for (const adoption of adoptions) {
+      const staging = await this.storedLive(normalizePropertyKey(adoption.from), changes);
+      if (!staging || staging.id === targetId) throw stagedPropertyMissing(adoption);
+      const staged = await first<{ id: number; length: number }>(
+        this.db,
+        `SELECT id::float8 AS id, length::float8 AS length FROM property_attachment
+         WHERE property_id = $1 AND name = $2 AND NOT pending FOR UPDATE`,
+        [staging.id, adoption.name],
+      );
+      if (!staged) throw stagedAttachmentMissing(adoption);
+      checkStagedLength(adoption, staged.length);
+      const name = checkAttachmentName(adoption.as);
+      await this.db.query(
+        'DELETE FROM property_attachment WHERE property_id = $1 AND name = $2 AND NOT pending',
+        [targetId, name],
+      );
+      await this.db.query(
+        `UPDATE property_attachment SET property_id = $1, name = $2, content_type = $3, updated = $4,
+         revision = revision + 1 WHERE id = $5`,
+        [targetId, name, adoption.contentType, this.now, staged.id],
+      );
+    }
+    for (const key of stagingKeysOf(adoptions)) {
+      const change = await this.delete(normalizePropertyKey(key));
+      if (change) changes.push(change);
+    }
   }
 
   async update(key: string, patch: PropertyPatch, options: UpdateOptions): Promise<UpdateResult> {

@@ -8,6 +8,7 @@ import type { SqliteDatabase } from '../../db';
 import { PipeworkError } from '../../../shared/errors';
 import {
   checkAttachmentName,
+  type AttachmentAdoption,
   type AttachmentPutOptions,
   type AttachmentStore,
   type AttachmentWriteOptions,
@@ -22,6 +23,7 @@ import {
   publicAttachment,
   type AttachmentRow,
 } from '../attachment-chunks';
+import { checkStagedLength, stagedAttachmentMissing } from '../attachment-adoption';
 
 const COLUMNS = 'uuid, name, content_type AS contentType, length, chunks, created, updated';
 
@@ -73,6 +75,10 @@ export class SqliteAttachmentStore implements AttachmentStore {
         'SELECT data FROM property_attachment_chunk WHERE attachment_id = ? AND idx = ?',
       ).pluck(),
       stalePending: db.prepare('DELETE FROM property_attachment WHERE pending = 1'),
+      reassign: db.prepare(
+        `UPDATE property_attachment SET property_id = ?, name = ?, content_type = ?, updated = ?,
+         revision = revision + 1 WHERE id = ?`,
+      ),
     };
     this.tx = {
       put: db.transaction((key: string, name: string, options: AttachmentPutOptions) =>
@@ -179,6 +185,20 @@ export class SqliteAttachmentStore implements AttachmentStore {
       });
     }
     return publicAttachment(this.stmt.byId.get(pendingId)!);
+  }
+
+  /**
+   * Moves a staged attachment onto the property `targetId` (replacing one of the same name there). Runs inside
+   * the property store's save transaction, which then deletes the staging property.
+   */
+  adoptNow(targetId: number, stagingId: number, adoption: AttachmentAdoption): void {
+    const staged = this.stmt.byName.get(stagingId, adoption.name);
+    if (!staged) throw stagedAttachmentMissing(adoption);
+    checkStagedLength(adoption, staged.length);
+    const name = checkAttachmentName(adoption.as);
+    const old = this.stmt.byName.get(targetId, name);
+    if (old) this.stmt.delete.run(old.id);
+    this.stmt.reassign.run(targetId, name, adoption.contentType, this.clock(), staged.id);
   }
 
   async put(key: string, name: string, options: AttachmentPutOptions = {}): Promise<PropertyAttachment> {

@@ -53,6 +53,7 @@ import {
   savePatch,
   versionConflict,
 } from '../property-write-rules';
+import { stagedPropertyMissing, stagingKeysOf } from '../attachment-adoption';
 import { publicCopy, toProperty, type PropertyRow, type StoredRow } from '../property-rows';
 import { LIVE, PROPERTY_COLUMNS, STORED_COLUMNS } from './sqlite-rows';
 
@@ -371,6 +372,7 @@ export class SqlitePropertyStore implements PropertyStore, SyncPropertyReader, S
     if (!row) {
       const property = this.insert(input, now, options.actor);
       changes.push({ kind: 'created', origin: null, target: property });
+      this.adoptNow(this.liveIdOf(input.key), options.adopt, now, changes);
       return { result: 'create', property, changes };
     }
     const strategy = options.ifExists ?? 'error';
@@ -381,7 +383,27 @@ export class SqlitePropertyStore implements PropertyStore, SyncPropertyReader, S
     // An update sets what was given; the time to live counts from creation and stays as it was.
     const property = this.applyPatch(row, savePatch(input), now, options.actor);
     changes.push({ kind: 'changed', origin: publicCopy(row), target: property });
+    this.adoptNow(row.id, options.adopt, now, changes);
     return { result: 'update', property, changes };
+  }
+
+  /** Moves staged attachments onto the saved property `targetId`, then deletes their staging properties. */
+  private adoptNow(
+    targetId: number,
+    adoptions: SaveOptions['adopt'],
+    now: number,
+    changes: PropertyChange[],
+  ): void {
+    if (!adoptions?.length) return;
+    for (const adoption of adoptions) {
+      const staging = this.storedLive(normalizePropertyKey(adoption.from), now, changes);
+      if (!staging || staging.id === targetId) throw stagedPropertyMissing(adoption);
+      this.attachments.adoptNow(targetId, staging.id, adoption);
+    }
+    for (const key of stagingKeysOf(adoptions)) {
+      const change = this.deleteNow(normalizePropertyKey(key));
+      if (change) changes.push(change);
+    }
   }
 
   private updateNow(key: string, patch: PropertyPatch, options: UpdateOptions): UpdateResult {

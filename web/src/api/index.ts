@@ -9,7 +9,7 @@ export type { ApiClient, CommandOptions, CommandParams } from './api-client';
 export { readAnswer } from './api-client';
 export { callEndpoint, type EndpointRequest } from './call-endpoint';
 export { ApiError, apiErrorOf, errorText, type ApiErrorValue } from './api-error';
-export { accessToken } from './session';
+export { accessToken, signedInUuid } from './session';
 
 /** The API client of the signed-in user (one per tab; a hook so that tests or a provider may replace it). */
 export function useApi(): ApiClient {

@@ -52,11 +52,20 @@ export function accessToken(): string | null {
   return accessTokenValue;
 }
 
-function claimsOf(jwt: string): { preferred_username?: string; name?: string } {
+/** The signed-in user's uuid (the access token's subject): their own folder is `user/<uuid>`. */
+export function signedInUuid(): string | undefined {
+  return accessTokenValue ? claimsOf(accessTokenValue).sub : undefined;
+}
+
+function claimsOf(jwt: string): { preferred_username?: string; name?: string; sub?: string } {
   try {
     const payload = jwt.split('.')[1].replace(/-/g, '+').replace(/_/g, '/');
     const bytes = Uint8Array.from(atob(payload), (c) => c.charCodeAt(0));
-    return JSON.parse(new TextDecoder().decode(bytes)) as { preferred_username?: string; name?: string };
+    return JSON.parse(new TextDecoder().decode(bytes)) as {
+      preferred_username?: string;
+      name?: string;
+      sub?: string;
+    };
   } catch {
     return {};
   }

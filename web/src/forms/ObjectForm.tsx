@@ -18,7 +18,7 @@ import { useMemo, useState } from 'react';
 import { ApiError, useApi } from '../api';
 import { configFor, layoutFields } from './app-config';
 import { CausedRuns } from './CausedRuns';
-import { FileField } from './FileField';
+import { FileField, type FileFormContext } from './FileField';
 import { checkSchema } from '../../../shared/json-schema/check-schema';
 import { LayoutTemplate } from './LayoutTemplate';
 import { errorTreeOf, normalizeSchema, titleOfPath, uiSchemaOf } from './form-schema';
@@ -134,14 +134,16 @@ export function ObjectForm({ object, instanceKey, onOpenList }: ObjectFormProps)
     setExtraErrors(undefined);
     setStatus(null);
     try {
-      await api.command(
+      const answer = await api.command<{ property?: { value?: string | null } }>(
         'property.schema.put',
         { key, type: 'application/json', evalValue: false },
         { body: JSON.stringify(formData ?? {}), contentType: 'text/plain' },
       );
       setStatus({ text: `Stored as ${key}.` });
       setSubmitted({ key, at: Date.now() });
+      // Editing goes on with the value as stored: staged files now name the instance's attachments.
       if (!instanceKey) setData(undefined);
+      else if (answer?.property?.value) setData(JSON.parse(answer.property.value) as unknown);
     } catch (error) {
       const value = error instanceof ApiError ? (error.value as { errors?: ServerFieldError[] }) : undefined;
       if (value?.errors?.length) setExtraErrors(errorTreeOf(value.errors) as ErrorSchema);
@@ -172,6 +174,7 @@ export function ObjectForm({ object, instanceKey, onOpenList }: ObjectFormProps)
         formData={data ?? (instanceKey ? instanceQuery.data : undefined)}
         validator={validator}
         fields={FIELDS}
+        formContext={{ instanceKey } satisfies FileFormContext}
         templates={TEMPLATES}
         transformErrors={transformErrors}
         extraErrors={extraErrors}
