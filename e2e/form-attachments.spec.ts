@@ -85,6 +85,8 @@ test('a 3 MB file goes through the form as a streamed attachment the listener ca
   await page.locator('#root_scan').setInputFiles(join(folder, 'contract.pdf'));
   await expect(page.getByRole('progressbar', { name: 'Uploading contract.pdf' })).toBeVisible();
   await expect(page.getByText(/Uploading contract\.pdf: [1-3]\.0 of 3\.0 MB/)).toBeVisible();
+  // The form waits for its uploads: it would otherwise be stored without the file.
+  await expect(page.getByRole('button', { name: 'Uploading…' })).toBeDisabled();
   await expect(page.getByText(`contract.pdf (${bytes.length} bytes)`)).toBeVisible({ timeout: 30_000 });
   await expect(page.getByRole('progressbar')).toHaveCount(0);
   // Streamed: one request per chunk of at most 1 MiB, never the whole file.

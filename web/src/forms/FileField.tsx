@@ -24,6 +24,8 @@ export { MAX_FORM_FILE_BYTES };
 /** What the form passes to its fields: the instance being edited, whose attachments can be downloaded. */
 export interface FileFormContext {
   instanceKey?: string;
+  /** Told +1 when an upload starts and -1 when it ends: the form is not submitted while one runs. */
+  uploading?: (delta: 1 | -1) => void;
 }
 
 async function readFile(file: File): Promise<FormFileValue> {
@@ -47,7 +49,7 @@ function storedAttachment(value: FormFileValue | undefined): string | undefined 
 export function FileField(props: FieldProps<FormFileValue | undefined>) {
   const { schema, formData, onChange, fieldPathId, name, required, disabled, readonly, rawErrors } = props;
   const api = useApi();
-  const instanceKey = (props.registry.formContext as FileFormContext | undefined)?.instanceKey;
+  const { instanceKey, uploading } = (props.registry.formContext ?? {}) as FileFormContext;
   const [problem, setProblem] = useState<string | null>(null);
   const [over, setOver] = useState(false);
   const [upload, setUpload] = useState<{ name: string; sent: number; total: number } | null>(null);
@@ -65,6 +67,7 @@ export function FileField(props: FieldProps<FormFileValue | undefined>) {
       return;
     }
     setUpload({ name: file.name, sent: 0, total: file.size });
+    uploading?.(1);
     try {
       const key = await stageUpload(api, file, (sent) =>
         setUpload({ name: file.name, sent, total: file.size }),
@@ -80,6 +83,7 @@ export function FileField(props: FieldProps<FormFileValue | undefined>) {
       setProblem(`${file.name} could not be uploaded: ${(error as Error).message}`);
     } finally {
       setUpload(null);
+      uploading?.(-1);
     }
   };
   const download = async (attachment: string) => {

@@ -110,6 +110,8 @@ export function ObjectForm({ object, instanceKey, onOpenList }: ObjectFormProps)
   const [status, setStatus] = useState<{ text: string; error?: boolean } | null>(null);
   const [submitted, setSubmitted] = useState<{ key: string; at: number } | null>(null);
   const [saving, setSaving] = useState(false);
+  // Files being uploaded by file fields: the form waits for them, or it would be stored without them.
+  const [uploads, setUploads] = useState(0);
   const effects = useFollowEffects(submitted);
   const runs = useFollowRuns(submitted, app);
 
@@ -170,11 +172,19 @@ export function ObjectForm({ object, instanceKey, onOpenList }: ObjectFormProps)
       {prepared.config?.description && <p className={styles.description}>{prepared.config.description}</p>}
       <Form
         schema={prepared.schema}
-        uiSchema={{ ...prepared.ui, 'ui:submitButtonOptions': { submitText: saving ? 'Saving…' : 'Submit' } }}
+        uiSchema={{
+          ...prepared.ui,
+          'ui:submitButtonOptions': {
+            submitText: saving ? 'Saving…' : uploads > 0 ? 'Uploading…' : 'Submit',
+            props: { disabled: uploads > 0 },
+          },
+        }}
         formData={data ?? (instanceKey ? instanceQuery.data : undefined)}
         validator={validator}
         fields={FIELDS}
-        formContext={{ instanceKey } satisfies FileFormContext}
+        formContext={
+          { instanceKey, uploading: (delta) => setUploads((n) => n + delta) } satisfies FileFormContext
+        }
         templates={TEMPLATES}
         transformErrors={transformErrors}
         extraErrors={extraErrors}
@@ -183,7 +193,9 @@ export function ObjectForm({ object, instanceKey, onOpenList }: ObjectFormProps)
         noHtml5Validate
         disabled={saving}
         onChange={(e) => setData(e.formData)}
-        onSubmit={(e) => void submit(e.formData)}
+        onSubmit={(e) => {
+          if (uploads === 0) void submit(e.formData);
+        }}
       />
       <div role="status" aria-live="polite" className={status?.error ? styles.problem : styles.ok}>
         {status?.text}
