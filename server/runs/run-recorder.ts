@@ -210,10 +210,12 @@ export class RunRecorder {
   newRun(script: PipelineScript, request: RecordRequest, status: RunStatus): RunDetail {
     const principal = request.principal;
     const pipelineKey = request.pipelineKey ?? null;
+    const source = request.source ?? (pipelineKey === null ? sourceOfScript(script) : null);
     return {
       id: request.runId ?? randomUUID(),
       pipelineKey,
-      pipelineHash: hashOf(script, request.source?.text),
+      // A command call's source is made from its script: its text's hash (kept for the next call) is the hash.
+      pipelineHash: hashOf(script, source?.text),
       trigger: request.trigger ?? { kind: 'http' },
       parentId: request.parentRunId ?? currentRunId() ?? null,
       username: principal?.username ?? null,
@@ -227,7 +229,7 @@ export class RunRecorder {
       error: null,
       instance: this.instanceId,
       async: request.async === true,
-      source: redactSource(request.source ?? (pipelineKey === null ? sourceOfScript(script) : null)),
+      source: redactSource(source),
       input: keptValue(script.body, MAX_EXACT_VALUE_CHARS),
       output: null,
       steps: null,

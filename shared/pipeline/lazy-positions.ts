@@ -10,6 +10,9 @@ import type { PipelineScript, PipelineStep } from './model';
 
 let located = 0;
 
+/** Marks a script whose position fields are lazy: only those need their getters kept when copied. */
+const LAZY = Symbol('lazy positions');
+
 function lazyField<T extends object>(target: T, name: keyof T & string, compute: () => unknown): void {
   const settle = (on: object, value: unknown) =>
     Object.defineProperty(on, name, { value, writable: true, enumerable: true, configurable: true });
@@ -47,6 +50,7 @@ export function withLazyPositions(script: PipelineScript, locate: () => Pipeline
     }
     return full;
   };
+  Object.defineProperty(script, LAZY, { value: true });
   for (const name of SCRIPT_FIELDS) lazyField(script, name, () => source()?.[name]);
   script.steps.forEach((step: PipelineStep, index) => {
     for (const name of STEP_FIELDS) lazyField(step, name, () => source()?.steps[index]?.[name]);
@@ -56,6 +60,7 @@ export function withLazyPositions(script: PipelineScript, locate: () => Pipeline
 
 /** A copy of `script` with `changes`, its lazy position fields kept unread (unlike `{ ...script }`). */
 export function scriptWith(script: PipelineScript, changes: Partial<PipelineScript>): PipelineScript {
+  if (!Object.hasOwn(script, LAZY)) return { ...script, ...changes };
   const copy = Object.defineProperties({}, Object.getOwnPropertyDescriptors(script)) as PipelineScript;
   return Object.assign(copy, changes);
 }
