@@ -76,6 +76,43 @@ test('shows the steps as a graph and follows typing', async ({ page }) => {
   await shots(page, 'flow-view');
 });
 
+test('a step added updates the graph in place: the view the user moved stays, the steps are not drawn again', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1600, height: 1000 });
+  await page.goto('/');
+  await signIn(page);
+  await editorReady(page);
+  await setText(page, PIPELINE);
+  await page.getByRole('button', { name: 'Flow view' }).click();
+  const flow = page.getByTestId('flow-view');
+  await expect(flow).toHaveAttribute('data-steps', '10');
+  await expect(flow.locator('[data-step="1"]')).toBeVisible();
+  // A mark on the first step's element: a graph mounted again draws new elements, without it.
+  await flow.locator('[data-step="1"]').evaluate((element) => element.setAttribute('data-mark', 'kept'));
+
+  // The user drags the view down and right (from the empty left edge of the pane).
+  const box = (await flow.boundingBox())!;
+  await page.mouse.move(box.x + 12, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + 42, box.y + box.height / 2 + 40, { steps: 5 });
+  await page.mouse.up();
+  const viewport = flow.locator('.react-flow__viewport');
+  const moved = await viewport.evaluate((element) => (element as HTMLElement).style.transform);
+
+  // A new first step: the cursor stays at the top of the graph, in view.
+  await page.evaluate(() => {
+    const { monaco } = window as unknown as EditorWindow;
+    const editor = monaco.editor.getEditors()[0];
+    editor.executeEdits('e2e', [{ range: new monaco.Range(4, 1, 4, 1), text: '  - log: first\n' }]);
+    editor.setPosition({ lineNumber: 4, column: 5 });
+  });
+  await expect(flow).toHaveAttribute('data-steps', '11');
+  await expect(flow.locator('[data-step="1"] .flow-step-select')).toHaveAccessibleName('Step 1: log first');
+  await expect(flow.locator('[data-step="1"]')).toHaveAttribute('data-mark', 'kept');
+  expect(await viewport.evaluate((element) => (element as HTMLElement).style.transform)).toBe(moved);
+});
+
 test("a click selects the step's line, and a run shows statuses and durations", async ({ page }) => {
   await page.setViewportSize({ width: 1600, height: 1000 });
   await page.goto('/');

@@ -89,9 +89,13 @@ export const EDITOR_MOUNTED = `(() => {
 
 export const EDITOR_TEXT = `window.monaco.editor.getEditors()[0].getValue()`;
 
-/** True once the flow view draws `count` steps. */
+/**
+ * True once the flow view's graph has `count` steps (it says so in `data-steps`: only the steps in view are in
+ * the DOM), one of them drawn.
+ */
 export function flowSteps(count: number): string {
-  return `document.querySelectorAll('[data-testid="flow-view"] [data-step]').length === ${count}`;
+  const view = `document.querySelector('[data-testid="flow-view"]')`;
+  return `(${view}?.dataset.steps === '${count}' && ${view}.querySelector('[data-step]') !== null)`;
 }
 
 /**

@@ -179,7 +179,8 @@ async function validatorDelay(page: Page, text: string, line: number): Promise<n
 
 /**
  * The flow view of a 200-step pipeline beside the editor: keystroke to the redrawn node ('log' becomes
- * 'logx' in the middle step, then 'log' again), and the longest main-thread task meanwhile.
+ * 'logx' in the middle step, then 'log' again), and the longest main-thread task meanwhile. The flow view
+ * brings the step at the cursor into view (only the steps in view are drawn).
  */
 async function flowRedraw(page: Page): Promise<{ redraw: number; longestTask: number }> {
   const lines = 2 * FLOW_STEPS + 5;

@@ -2,6 +2,7 @@
 import Editor, { type OnMount } from '@monaco-editor/react';
 import type * as Monaco from 'monaco-editor';
 import { useEffect, useRef } from 'react';
+import { publishCursorLine } from './cursor-lines';
 import { planStepInsertion } from './insert-step';
 import { applyPipelineSchema, monaco } from './monaco-setup';
 import { trackPelMarkers } from './pel-markers';
@@ -64,7 +65,10 @@ function handleOf(
   };
 }
 
-/** Tracks the PEL and validator markers of whichever model the editor shows (the path, hence the model, may change). */
+/**
+ * Tracks the PEL and validator markers of whichever model the editor shows (the path, hence the model, may
+ * change), and publishes its cursor line (for the flow view).
+ */
 function followModel(editor: Monaco.editor.IStandaloneCodeEditor): Monaco.IDisposable {
   let tracking: Monaco.IDisposable | null = null;
   const track = () => {
@@ -78,9 +82,14 @@ function followModel(editor: Monaco.editor.IStandaloneCodeEditor): Monaco.IDispo
   };
   track();
   const onModel = editor.onDidChangeModel(track);
+  const onCursor = editor.onDidChangeCursorPosition((event) => {
+    const model = editor.getModel();
+    if (model) publishCursorLine(model.uri.toString(), event.position.lineNumber);
+  });
   return {
     dispose() {
       onModel.dispose();
+      onCursor.dispose();
       tracking?.dispose();
     },
   };

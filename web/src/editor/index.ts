@@ -16,6 +16,7 @@ export { convertPipeline } from './convert';
 export { languageForMime } from './language';
 export { loadPipelineSchema } from './schema';
 export { onValidated, revalidate } from './validator-client';
+export { onCursorLine } from './cursor-lines';
 export type { FlowStep, ValidatedMessage } from './validator-protocol';
 export { PipelineFormSwitch, type PipelineFormSwitchProps } from './PipelineFormSwitch';
 

@@ -2,6 +2,8 @@
  * The flow view beside the editor: the pipeline's steps as a graph, kept in step with the text (the graph is
  * built and laid out in the validator worker, so typing never waits for it). A click on a step selects it in
  * the editor; a step that starts a stored pipeline links to it; after a run each step shows its status.
+ * Only the steps in view are drawn, and the graph stays mounted as steps come and go, so the view the user
+ * chose (and the focus) is kept.
  */
 import {
   Background,
@@ -12,15 +14,17 @@ import {
   ReactFlow,
   type Edge,
   type Node,
+  type NodeHandle,
   type NodeProps,
   type ReactFlowInstance,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { createContext, memo, useContext, useEffect, useMemo, useRef, useState } from 'react';
-import { onValidated, revalidate } from '../editor';
+import { createContext, memo, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
+import { onCursorLine, onValidated, revalidate } from '../editor';
 import type { RunOutcome } from '../run/run-types';
 import type { FlowStep } from '../editor/validator-protocol';
-import type { FlowGraph, FlowNode } from './flow-graph';
+import { NODE_HEIGHT, NODE_WIDTH, type FlowGraph, type FlowNode } from './flow-graph';
+import { boundsOf, inView, shownViewport, stepAtLine } from './flow-viewport';
 import { stepStatuses, type StepStatus } from './step-status';
 import './flow.css';
 
@@ -38,6 +42,24 @@ type StepData = { node: FlowNode; status?: StepStatus };
 /** A loop's way back leaves its `foreach.end` and enters its `foreach` on the right, around the body. */
 const LOOP_OUT = 'loop-out';
 const LOOP_IN = 'loop-in';
+
+/** The size of React Flow's handle dot, centred on the node's border. */
+const DOT = 6;
+const handle = (type: 'source' | 'target', position: Position, id: string | null): NodeHandle => {
+  const x = position === Position.Right ? NODE_WIDTH : NODE_WIDTH / 2;
+  const y = position === Position.Top ? 0 : position === Position.Bottom ? NODE_HEIGHT : NODE_HEIGHT / 2;
+  return { id, type, position, x: x - DOT / 2, y: y - DOT / 2, width: DOT, height: DOT };
+};
+/**
+ * Every step's handles, where StepNode draws them (all nodes have one size). Declared, React Flow draws the
+ * edges of a step it has not drawn (out of view) and measures no handle in the DOM. The plain ones first: an
+ * edge without a handle id takes the first.
+ */
+const PLAIN_HANDLES = [handle('source', Position.Bottom, null), handle('target', Position.Top, null)];
+const LOOP_HANDLES = {
+  foreach: [...PLAIN_HANDLES, handle('target', Position.Right, LOOP_IN)],
+  'foreach.end': [...PLAIN_HANDLES, handle('source', Position.Right, LOOP_OUT)],
+};
 
 const Actions = createContext<Pick<FlowViewProps, 'onSelectStep' | 'onOpenPipeline'>>({
   onSelectStep: () => {},
@@ -136,6 +158,7 @@ function toNodes(graph: FlowGraph, previous: Map<string, Node<StepData>>): Node<
       // Without it every moved node would lose its edges until measured: a keystroke that changes a step's
       // height moved all the steps below it and redrew their edges from scratch.
       measured: { width: node.width, height: node.height },
+      handles: LOOP_HANDLES[node.step.role as keyof typeof LOOP_HANDLES] ?? PLAIN_HANDLES,
       data: { node },
       draggable: false,
       connectable: false,
@@ -190,7 +213,29 @@ function edgeOf(edge: FlowGraph['edges'][number]): Edge {
   };
 }
 
-export function FlowView(props: FlowViewProps) {
+type Instance = ReactFlowInstance<Node<StepData>>;
+
+/** The view shown on its own (see flow-viewport.ts), for the graph drawn in the panel `box`. */
+function showGraph(flow: Instance | null, box: HTMLElement | null, nodes: readonly FlowNode[]): boolean {
+  const bounds = boundsOf(nodes);
+  if (!flow || !box || !bounds || box.clientWidth === 0 || box.clientHeight === 0) return false;
+  void flow.setViewport(shownViewport(bounds, box.clientWidth, box.clientHeight));
+  return true;
+}
+
+/** Centres `node` at the current zoom when it is not wholly in view (as the editor reveals a line). */
+function reveal(flow: Instance | null, box: HTMLElement | null, node: FlowNode): void {
+  if (!flow || !box || box.clientWidth === 0) return;
+  const view = flow.getViewport();
+  if (inView(node, view, box.clientWidth, box.clientHeight)) return;
+  void flow.setCenter(node.x + node.width / 2, node.y + node.height / 2, { zoom: view.zoom });
+}
+
+/**
+ * Memoized: the editor's text changes on each keystroke and re-renders its parent; the flow view follows the
+ * validator's answers instead, so the keystroke's own task does not render the graph as well.
+ */
+export const FlowView = memo(function FlowView(props: FlowViewProps) {
   const { path, outcome, onSelectStep, onOpenPipeline } = props;
   const [drawn, setDrawn] = useState<Drawn | null>(null);
   const [broken, setBroken] = useState(false);
@@ -229,19 +274,62 @@ export function FlowView(props: FlowViewProps) {
   const edges = drawn?.edges ?? [];
   const actions = useMemo(() => ({ onSelectStep, onOpenPipeline }), [onSelectStep, onOpenPipeline]);
 
-  // The graph is fitted again when its panel changes size (the window, a splitter), or part of it is cut off.
+  // The view is placed by us (flow-viewport.ts) until the user pans or zooms; from then on it stays where they
+  // put it, also when steps are added or removed (the graph is updated in place, never mounted again).
   const box = useRef<HTMLElement>(null);
   const flow = useRef<ReactFlowInstance<Node<StepData>> | null>(null);
+  const userMoved = useRef(false);
+  const shownFor = useRef(-1);
+  const graphNodes = useRef<FlowNode[]>([]);
+  graphNodes.current = drawn?.nodes.map((node) => node.data.node) ?? [];
+  // The step at the editor's cursor is brought into view when the cursor enters another step (not on each
+  // keystroke within one, so a view the user moved away stays while they type).
+  const cursorLine = useRef<number | null>(null);
+  const revealed = useRef<string | null>(null);
+  const followCursor = useCallback((always: boolean) => {
+    const at = cursorLine.current === null ? null : stepAtLine(graphNodes.current, cursorLine.current);
+    if (!at || (!always && at.id === revealed.current)) return;
+    revealed.current = at.id;
+    reveal(flow.current, box.current, at);
+  }, []);
+  const showOnOwn = useCallback(() => {
+    if (userMoved.current || !showGraph(flow.current, box.current, graphNodes.current)) return;
+    shownFor.current = graphNodes.current.length;
+    followCursor(true);
+  }, [followCursor]);
+  useEffect(() => {
+    const match = (uri: string) => uri.endsWith(`/${path}`) || uri === path;
+    return onCursorLine(match, (line) => {
+      cursorLine.current = line;
+      followCursor(false);
+    });
+  }, [path, followCursor]);
+  // A new number of steps (the first graph, a step added or removed): shown again, unless the user moved.
+  useEffect(() => {
+    if (nodes.length !== shownFor.current) showOnOwn();
+    else followCursor(false);
+  }, [nodes, showOnOwn, followCursor]);
+  // The panel changes size (the window, a splitter).
   useEffect(() => {
     const element = box.current;
     if (!element) return;
-    const observer = new ResizeObserver(() => void flow.current?.fitView());
+    const observer = new ResizeObserver(showOnOwn);
     observer.observe(element);
     return () => observer.disconnect();
+  }, [showOnOwn]);
+  const movedByUser = useCallback(() => {
+    userMoved.current = true;
   }, []);
 
   return (
-    <section ref={box} className="flow-view" aria-label="Flow view" data-testid="flow-view">
+    <section
+      ref={box}
+      className="flow-view"
+      aria-label="Flow view"
+      data-testid="flow-view"
+      // How many steps the graph has (only those in view are in the DOM).
+      data-steps={nodes.length}
+    >
       {broken && (
         <p className="flow-stale" role="status">
           The text does not parse: the flow shows the last version that did.
@@ -249,26 +337,37 @@ export function FlowView(props: FlowViewProps) {
       )}
       <Actions.Provider value={actions}>
         <ReactFlow
-          // Fitted to the view when the number of steps changes (fitView acts when React Flow mounts).
-          key={nodes.length}
           nodes={nodes}
           edges={edges}
           nodeTypes={NODE_TYPES}
           nodesDraggable={false}
           nodesConnectable={false}
           elementsSelectable={false}
-          fitView
+          // Steps and edges out of view are not in the DOM: a keystroke redraws, lays out and paints the
+          // twenty or so in view, not all 200 of a long pipeline.
+          onlyRenderVisibleElements
           onInit={(instance) => {
             flow.current = instance;
+            showOnOwn();
+          }}
+          // A move with an event is the user's (a drag, the wheel); ours (setViewport) has none.
+          onMoveStart={(event) => {
+            if (event) movedByUser();
           }}
           minZoom={0.1}
           proOptions={{ hideAttribution: true }}
           aria-label="Pipeline steps as a graph"
         >
           <Background gap={24} />
-          <Controls showInteractive={false} />
+          <Controls
+            showInteractive={false}
+            onZoomIn={movedByUser}
+            onZoomOut={movedByUser}
+            // "Fit view" shows the whole graph, however small.
+            onFitView={movedByUser}
+          />
         </ReactFlow>
       </Actions.Provider>
     </section>
   );
-}
+});
