@@ -81,6 +81,21 @@ async function longestTaskWhile(page: Page, action: () => Promise<void>): Promis
   return page.evaluate<number>('window.__longest()');
 }
 
+/**
+ * With `PIPEWORK_LIST_TRACE=<file>`, a Chromium performance trace (with JavaScript samples) of the scroll phase
+ * is written there, to find where its long tasks go; tracing slows the page, so its readings are not figures.
+ */
+const TRACE_FILE = process.env.PIPEWORK_LIST_TRACE;
+const TRACE_CATEGORIES = [
+  'devtools.timeline',
+  'disabled-by-default-devtools.timeline',
+  'disabled-by-default-devtools.timeline.frame',
+  'disabled-by-default-v8.cpu_profiler',
+  'v8.execute',
+  'blink.user_timing',
+  'toplevel',
+];
+
 export default async function listBench(report: BenchReport): Promise<void> {
   const dist = buildWorkbench();
   const previous = process.env.PIPEWORK_WEB_DIST;
@@ -105,6 +120,12 @@ export default async function listBench(report: BenchReport): Promise<void> {
     const rows = page.getByTestId('list-rows');
     await rows.getByRole('row').first().getByText('Customer', { exact: false }).waitFor();
 
+    if (TRACE_FILE)
+      await browser.startTracing(page, {
+        path: TRACE_FILE,
+        screenshots: false,
+        categories: TRACE_CATEGORIES,
+      });
     const scrolling = await longestTaskWhile(page, async () => {
       // Through the whole list in 40 jumps and back by wheel: each jump lands on rows not fetched yet.
       for (let step = 1; step <= 40; step++) {
@@ -116,6 +137,7 @@ export default async function listBench(report: BenchReport): Promise<void> {
         await page.waitForTimeout(30);
       }
     });
+    if (TRACE_FILE) await browser.stopTracing();
     const sorting = await longestTaskWhile(page, async () => {
       for (const title of ['Amount', 'Amount', 'Customer', 'Placed']) {
         await page

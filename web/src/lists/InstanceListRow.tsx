@@ -33,37 +33,39 @@ export interface InstanceListRowProps {
   /** Undefined while its page is being fetched. */
   row: InstanceRow | undefined;
   columns: readonly ListColumn[];
-  gridTemplate: string;
   onOpen(key: string): void;
   onDelete(row: InstanceRow): void;
 }
 
 export const InstanceListRow = memo(function InstanceListRow(props: InstanceListRowProps) {
-  const { index, start, row, columns, gridTemplate, onOpen, onDelete } = props;
+  const { index, start, row, columns, onOpen, onDelete } = props;
   const value = (row?.value ?? {}) as Record<string, unknown>;
   return (
     <div
       role="row"
       aria-rowindex={index + 3}
       className={styles.row}
-      style={{ transform: `translateY(${start}px)`, gridTemplateColumns: gridTemplate }}
+      style={{ transform: `translateY(${start}px)` }}
     >
       {columns.map((c) => (
-        <div role="cell" key={c.field} className={styles.cell}>
+        <div role="cell" key={c.field} className={`${styles.column} ${styles.cell}`}>
           {row ? displayCell(value[c.field], c) : '…'}
         </div>
       ))}
-      <div role="cell" className={styles.actions}>
-        {row && (
-          <>
-            <button type="button" onClick={() => onOpen(row.key)} aria-label={`Open ${row.key}`}>
-              Open
-            </button>
-            <button type="button" onClick={() => onDelete(row)} aria-label={`Delete ${row.key}`}>
-              Delete
-            </button>
-          </>
-        )}
+      {/*
+       * The buttons stay mounted while the row's page is fetched (hidden): a jump to rows not fetched yet
+       * changes their labels instead of removing two buttons a row and building them again a moment later.
+       */}
+      <div
+        role="cell"
+        className={`${styles.actionsColumn} ${styles.actions} ${row ? '' : styles.actionsPending}`}
+      >
+        <button type="button" onClick={() => row && onOpen(row.key)} aria-label={row && `Open ${row.key}`}>
+          Open
+        </button>
+        <button type="button" onClick={() => row && onDelete(row)} aria-label={row && `Delete ${row.key}`}>
+          Delete
+        </button>
       </div>
     </div>
   );

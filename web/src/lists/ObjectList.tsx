@@ -6,7 +6,7 @@
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useDeferredValue, useMemo, useRef, useState } from 'react';
+import { useCallback, useDeferredValue, useMemo, useRef, useState, type CSSProperties } from 'react';
 import { useApi } from '../api';
 import { configFor, configuredColumns } from '../forms/app-config';
 import { columnsOf, normalizeSchema } from '../forms/form-schema';
@@ -25,6 +25,8 @@ import {
 } from './useInstancePages';
 
 const ROW_HEIGHT = 32;
+/** A row's least width (see lists.module.css): 120 px a column, 150 px of actions, 8 px gaps, 8 px padding. */
+const minRowWidth = (columns: number) => columns * (120 + 8) + 150 + 16;
 const EXPORT_LIMIT = 100_000;
 
 export interface ObjectListProps {
@@ -79,7 +81,8 @@ export function ObjectList({ object, onOpen, onNew }: ObjectListProps) {
     count: pages.total,
     getScrollElement: () => scroller.current,
     estimateSize: () => ROW_HEIGHT,
-    overscan: 10,
+    // Rows drawn beyond the view on each side: enough for a wheel step, few enough that a jump lays out little.
+    overscan: 5,
     // The rows scrolled into view are drawn in a task of their own, not inside the frame's scroll event (one
     // long task: the render, then the layout and paint of all the new rows).
     useFlushSync: false,
@@ -138,7 +141,6 @@ export function ObjectList({ object, onOpen, onNew }: ObjectListProps) {
     );
   const ariaSort = (field: string) =>
     sort?.field === field ? (sort.descending ? 'descending' : 'ascending') : 'none';
-  const template = `repeat(${columns.length}, minmax(120px, 1fr)) 150px`;
   const virtualItems = virtualizer.getVirtualItems();
   // A row keeps its DOM while in view; rows coming into view reuse those of rows leaving it (see RowSlots).
   const slots = rowSlots.assign(virtualItems.map((item) => item.index));
@@ -165,22 +167,25 @@ export function ObjectList({ object, onOpen, onNew }: ObjectListProps) {
         aria-label={`Instances of ${name}`}
         aria-rowcount={pages.total + 2}
         className={styles.table}
+        style={{ '--list-min-width': `${minRowWidth(columns.length)}px` } as CSSProperties}
       >
         <div role="rowgroup">
-          <div role="row" className={styles.headRow} style={{ gridTemplateColumns: template }}>
+          <div role="row" className={styles.headRow}>
             {columns.map((c) => (
-              <div role="columnheader" aria-sort={ariaSort(c.field)} key={c.field}>
+              <div role="columnheader" aria-sort={ariaSort(c.field)} key={c.field} className={styles.column}>
                 <button type="button" className={styles.sortButton} onClick={() => toggleSort(c.field)}>
                   {c.title}
                   {sort?.field === c.field ? (sort.descending ? ' ▼' : ' ▲') : ''}
                 </button>
               </div>
             ))}
-            <div role="columnheader">Actions</div>
+            <div role="columnheader" className={styles.actionsColumn}>
+              Actions
+            </div>
           </div>
-          <div role="row" className={styles.headRow} style={{ gridTemplateColumns: template }}>
+          <div role="row" className={styles.headRow}>
             {columns.map((c) => (
-              <div role="cell" key={c.field}>
+              <div role="cell" key={c.field} className={styles.column}>
                 <input
                   aria-label={`Filter ${c.title}`}
                   placeholder="Filter"
@@ -189,11 +194,11 @@ export function ObjectList({ object, onOpen, onNew }: ObjectListProps) {
                 />
               </div>
             ))}
-            <div role="cell" />
+            <div role="cell" className={styles.actionsColumn} />
           </div>
         </div>
         <div ref={scroller} className={styles.scroller} role="rowgroup" data-testid="list-rows">
-          <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          <div className={styles.sizer} style={{ height: virtualizer.getTotalSize() }}>
             {virtualItems.map((item, i) => (
               <InstanceListRow
                 key={slots[i]}
@@ -201,7 +206,6 @@ export function ObjectList({ object, onOpen, onNew }: ObjectListProps) {
                 start={item.start}
                 row={pages.rowAt(item.index)}
                 columns={columns}
-                gridTemplate={template}
                 onOpen={onOpen}
                 onDelete={onDelete}
               />
