@@ -24,13 +24,23 @@ export function forOneRun(script: PipelineScript): PipelineScript {
     : script;
 }
 
+/**
+ * Texts parsed once, not kept: a text is kept from its second run on, so a client that sends a new text each
+ * time (the data inline) costs neither a copy of its body nor a cache entry that is never hit.
+ */
+const seenOnce = new LruCache<true>(PARSED_PIPELINE_CACHE.entries, PARSED_PIPELINE_CACHE.characters);
+
 /** Parses `text` once (errors are not kept: they are thrown again for each call); see the file comment. */
 export function parsePipelineCached(text: string, kind: PipelineSourceKind): PipelineScript {
   const key = `${kind}:${text}`;
-  let script = parsed.get(key);
-  if (!script) {
-    script = parsePipeline(text, kind);
-    parsed.set(key, script, text.length);
+  const cached = parsed.get(key);
+  if (cached) return forOneRun(cached);
+  const script = parsePipeline(text, kind);
+  if (!seenOnce.get(key)) {
+    seenOnce.set(key, true, text.length);
+    return script; // the run's own: nobody else holds it
   }
+  seenOnce.delete(key);
+  parsed.set(key, script, text.length);
   return forOneRun(script);
 }
