@@ -27,7 +27,7 @@ describe('AccessTokens', () => {
   let clock = Math.floor(Date.now() / 1000);
   const tokens = () =>
     new AccessTokens(
-      key,
+      async () => key,
       { issuer: 'iss', audience: 'aud', ttlSeconds: 300, clockToleranceSeconds: 5 },
       () => clock,
     );

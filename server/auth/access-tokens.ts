@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { SignJWT, errors as joseErrors, jwtVerify } from 'jose';
 import type { Principal } from '../../shared/auth';
 import { PipeworkError } from '../../shared/errors';
-import { ACCESS_TOKEN_ALGORITHM, type PublicJwk, type SigningKey } from './signing-keys';
+import { ACCESS_TOKEN_ALGORITHM, type PublicJwk, type SigningKeySource } from './signing-keys';
 import { tokenDigest } from './token-digest';
 
 export interface AccessTokenClaims {
@@ -36,21 +36,23 @@ export class AccessTokens {
   private readonly verified = new Map<string, AccessTokenClaims>();
 
   constructor(
-    private readonly key: SigningKey,
+    /** Asked for at each use: the key may still be being made when the first request comes. */
+    private readonly key: SigningKeySource,
     readonly options: AccessTokenOptions,
     private readonly nowSeconds: () => number = () => Math.floor(Date.now() / 1000),
   ) {}
 
   /** The verification key, only for a token that names it: an unknown or missing `kid` is refused. */
-  private readonly keyFor = (header: { kid?: string }) => {
-    if (header.kid !== this.key.kid) {
+  private readonly keyFor = async (header: { kid?: string }) => {
+    const key = await this.key();
+    if (header.kid !== key.kid) {
       throw new PipeworkError('UNAUTHENTICATED', 'Invalid access token.', { reason: 'invalid' });
     }
-    return this.key.publicKey;
+    return key.publicKey;
   };
 
-  get publicJwk(): PublicJwk {
-    return this.key.publicJwk;
+  async publicJwk(): Promise<PublicJwk> {
+    return (await this.key()).publicJwk;
   }
 
   /**
@@ -61,6 +63,7 @@ export class AccessTokens {
     principal: Principal,
     session: { clientId: string; sessionId: string; scope: string; notAfter?: number },
   ): Promise<{ token: string; expiresIn: number }> {
+    const key = await this.key();
     const now = this.nowSeconds();
     const exp = Math.min(now + this.options.ttlSeconds, session.notAfter ?? Infinity);
     const token = await new SignJWT({
@@ -74,7 +77,7 @@ export class AccessTokens {
       email: principal.email,
       realm_access: { roles: [...principal.roles].sort() },
     })
-      .setProtectedHeader({ alg: ACCESS_TOKEN_ALGORITHM, typ: 'JWT', kid: this.key.kid })
+      .setProtectedHeader({ alg: ACCESS_TOKEN_ALGORITHM, typ: 'JWT', kid: key.kid })
       .setIssuer(this.options.issuer)
       .setAudience(this.options.audience)
       .setSubject(principal.uuid)
@@ -82,7 +85,7 @@ export class AccessTokens {
       .setIssuedAt(now)
       .setNotBefore(now)
       .setExpirationTime(exp)
-      .sign(this.key.privateKey);
+      .sign(key.privateKey);
     return { token, expiresIn: Math.max(0, exp - now) };
   }
 

@@ -4,7 +4,8 @@
  * statement timeout, the extended protocol (one statement, values bound, never spliced), and at most
  * `maxRows + 1` rows fetched through a cursor where the statement allows one.
  */
-import pg from 'pg';
+import type pg from 'pg';
+import { pgDriver } from '../db/pg-driver';
 import { PipeworkError } from '../../shared/errors';
 import type { DataSource, QueryLimits, QueryResult, SqlParams } from './data-source';
 import type { DataSourceConfig } from './datasource-config';
@@ -73,7 +74,7 @@ export class PostgresDataSource implements DataSource {
     readonly config: DataSourceConfig,
     private readonly login?: { username: string; password: string },
   ) {
-    this.pool = new pg.Pool({
+    this.pool = new (pgDriver().Pool)({
       connectionString: loggedIn(config.location, login),
       max: 5,
       idleTimeoutMillis: 30_000,
@@ -160,7 +161,7 @@ export class PostgresDataSource implements DataSource {
   private async cancel(client: pg.PoolClient): Promise<void> {
     const pid = (client as unknown as { processID?: number }).processID;
     if (typeof pid !== 'number') return;
-    const canceller = new pg.Client({
+    const canceller = new (pgDriver().Client)({
       connectionString: loggedIn(this.config.location, this.login),
       connectionTimeoutMillis: 5_000,
     });

@@ -5,7 +5,9 @@
  * meanwhile are lost: it reconnects with backoff, listens again and calls every `onResync`, so consumers
  * re-read what they may have missed (an outbox from a cursor, a cache from scratch).
  */
-import pg, { type ClientConfig, type Notification, type Pool } from 'pg';
+import type pg from 'pg';
+import type { ClientConfig, Notification, Pool } from 'pg';
+import { pgDriver } from './pg-driver';
 import type { Logger } from '../logging/logger';
 
 export type NotificationsLogger = Pick<Logger, 'info' | 'warn' | 'error'>;
@@ -133,7 +135,7 @@ export class PostgresNotifications {
 
   /** Connects, listens on every channel, then asks every subscriber to resync. */
   private async connect(): Promise<void> {
-    const client = new pg.Client(this.connection);
+    const client = new (pgDriver().Client)(this.connection);
     client.on('error', (error) => this.dropped(client, error));
     client.on('end', () => this.dropped(client));
     client.on('notification', (message) => this.deliver(message));

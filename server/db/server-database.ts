@@ -3,7 +3,8 @@
  * share, with the listening connection that carries their notifications. Opened once by the composition root.
  */
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
+import { pgDriver } from './pg-driver';
 import type { ServerConfig } from '../config';
 import type { Logger } from '../logging/logger';
 import { type SqliteDatabase, openDatabase } from './open-database';
@@ -70,7 +71,7 @@ export async function openServerDatabase(config: ServerConfig, logger: Logger): 
     connectionString: config.database.url,
     connectionTimeoutMillis: config.database.connectTimeoutMs,
   };
-  const pool = new pg.Pool({ ...connection, max: config.database.poolMax });
+  const pool = new (pgDriver().Pool)({ ...connection, max: config.database.poolMax });
   // An idle connection the server dropped must not crash the process; the pool replaces it.
   pool.on('error', (error) => logger.warn({ err: error }, 'a pooled PostgreSQL connection failed'));
   let notifications: PostgresNotifications;

@@ -119,8 +119,8 @@ export function tokenRoutes(iam: IamService, logger?: Logger): Router {
     iam.tokens.logout(token).then(() => res.status(204).end(), next);
   });
 
-  router.get(certsEndpoint.path, (_req, res) => {
-    res.json(iam.jwks());
+  router.get(certsEndpoint.path, (_req, res, next) => {
+    iam.jwks().then((keys) => res.json(keys), next);
   });
 
   router.get(discoveryEndpoint.path, (_req, res) => {

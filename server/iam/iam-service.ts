@@ -8,7 +8,7 @@ import { AccessTokens } from '../auth/access-tokens';
 import { ApiTokenStore, apiTokenSessionId } from '../auth/api-tokens';
 import { createIamAuthenticator } from '../auth/iam-authenticator';
 import { DEFAULT_REFRESH_POLICY, RefreshTokenStore } from '../auth/refresh-tokens';
-import { loadOrCreateSigningKey } from '../auth/signing-keys';
+import { loadSigningKey, signingKeySource } from '../auth/signing-keys';
 import type { ServerConfig } from '../config';
 import { type SqlPort, SqliteSqlPort, migrateModule } from '../db/sql';
 import type { Logger } from '../logging/logger';
@@ -83,7 +83,7 @@ export async function createIamService(
   );
   const apiTokens = new ApiTokenStore(sql, now);
 
-  const signingKey = await sql.exclusive('iam.start', async () => {
+  const storedKey = await sql.exclusive('iam.start', async () => {
     await bootstrapIam({
       sql,
       builtInRoles: options.builtInRoles,
@@ -94,8 +94,10 @@ export async function createIamService(
       hasher,
       announce: options.announce,
     });
-    return loadOrCreateSigningKey(sql);
+    return loadSigningKey(sql);
   });
+  // At the first start the key is made in the background (see signing-keys.ts): start does not wait for it.
+  const signingKey = signingKeySource(sql, storedKey);
   const issuer = issuerOf(config);
   const accessTokens = new AccessTokens(
     signingKey,
@@ -209,7 +211,7 @@ export async function createIamService(
       userChanged: (uuid) => changed({ kind: 'user', uuid }),
     }),
 
-    jwks: () => ({ keys: [accessTokens.publicJwk] }),
+    jwks: async () => ({ keys: [await accessTokens.publicJwk()] }),
 
     appAccessRole(appName) {
       const role = `CAN_APP_${appName.toUpperCase()}`;

@@ -50,7 +50,7 @@ export function runIamStoreContract(name: string, open: () => Promise<IamDatabas
         const [a, b] = await Promise.all([iamOn(db), iamOn(db)]);
         const users = await a.users.list({ max: 100 });
         expect(users.map((u) => u.username).sort()).toEqual(['admin', 'systemuser']);
-        expect(a.jwks()).toEqual(b.jwks());
+        expect(await a.jwks()).toEqual(await b.jwks());
         a.close();
         b.close();
       }));

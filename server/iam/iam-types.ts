@@ -84,7 +84,7 @@ export interface IamService extends IdentityProvider {
   setEnabled(userUuid: string, enabled: boolean): Promise<void>;
   deleteUser(userUuid: string): Promise<void>;
   /** The JWKS document of the certs endpoint. */
-  jwks(): { keys: PublicJwk[] };
+  jwks(): Promise<{ keys: PublicJwk[] }>;
   /** The role that guards an app (`CAN_APP_<APP>`), when one exists; apps without one are open. */
   appAccessRole(appName: string): string | null;
   /** Stops hearing other instances' changes. */

@@ -24,7 +24,10 @@ export interface PasswordHasher {
 
 export function createPasswordHasher(cost: PasswordHashCost = PRODUCTION_HASH_COST): PasswordHasher {
   const options = { memoryCost: cost.memoryCost, timeCost: cost.timeCost, parallelism: 1 };
-  const dummy = hashSync('pipework-dummy-password', options);
+  // The hash that unknown users are checked against, made on the thread pool: a synchronous argon2 hash here
+  // held up every start for its full cost.
+  const dummy = hash('pipework-dummy-password', options);
+  dummy.catch(() => undefined);
   return {
     hash: (password) => hash(password, options),
     hashSync: (password) => hashSync(password, options),
@@ -36,7 +39,7 @@ export function createPasswordHasher(cost: PasswordHashCost = PRODUCTION_HASH_CO
       }
     },
     async verifyDummy(password) {
-      await verify(dummy, password).catch(() => false);
+      await dummy.then((stored) => verify(stored, password)).catch(() => false);
     },
   };
 }

@@ -1,19 +1,20 @@
 /** `pdf.create`: a new PDF of blank pages. */
-import { PDFDocument, PageSizes } from '@cantoo/pdf-lib';
 import { defineCommand } from '../../../shared/commands';
 import { BinaryContent } from '../../../shared/values';
 import type { ServerServices } from '../../services';
+import { pdfLib, type PdfLib } from './pdf-lib';
 
-const FORMATS: Record<string, [number, number]> = {
-  A0: PageSizes.A0,
-  A1: PageSizes.A1,
-  A2: PageSizes.A2,
-  A3: PageSizes.A3,
-  A4: PageSizes.A4,
-  A5: PageSizes.A5,
-  A6: PageSizes.A6,
-  LEGAL: PageSizes.Legal,
-  LETTER: PageSizes.Letter,
+/** The formats by their names here and in pdf-lib's PageSizes (read at the call: pdf-lib loads on first use). */
+const FORMATS: Record<string, keyof PdfLib['PageSizes']> = {
+  A0: 'A0',
+  A1: 'A1',
+  A2: 'A2',
+  A3: 'A3',
+  A4: 'A4',
+  A5: 'A5',
+  A6: 'A6',
+  LEGAL: 'Legal',
+  LETTER: 'Letter',
 };
 const MAX_PAGES = 1000;
 
@@ -49,7 +50,8 @@ export const pdfCreate = defineCommand<ServerServices>(
     ],
   },
   async (ctx) => {
-    const size = FORMATS[String(ctx.params.format ?? 'A4')]!;
+    const { PDFDocument, PageSizes } = await pdfLib();
+    const size = PageSizes[FORMATS[String(ctx.params.format ?? 'A4')]!];
     const doc = await PDFDocument.create();
     for (let i = 0; i < Number(ctx.params.pages ?? 1); i++) doc.addPage(size);
     return new BinaryContent(await doc.save(), 'application/pdf', 'document.pdf');

@@ -1,7 +1,8 @@
 /** Reading the input PDF of a pdf.* command: bytes that are a PDF, loaded with @cantoo/pdf-lib, or a clear error. */
-import { PDFDocument } from '@cantoo/pdf-lib';
+import type { PDFDocument } from '@cantoo/pdf-lib';
 import { PipeworkError } from '../../../shared/errors';
 import { isBinaryContent, singleContentOf } from '../../../shared/values';
+import { pdfLib } from './pdf-lib';
 
 /** The input body's bytes: a file (BinaryContent) or raw bytes; anything else is not a PDF. */
 export function pdfBytesOf(body: unknown): { data: Uint8Array; name?: string } {
@@ -27,6 +28,7 @@ export async function loadPdf(data: Uint8Array): Promise<PDFDocument> {
   if (!tail.includes('%%EOF')) {
     throw new PipeworkError('BAD_REQUEST', 'The PDF is truncated (no %%EOF marker at its end).');
   }
+  const { PDFDocument } = await pdfLib();
   try {
     const doc = await PDFDocument.load(data, { throwOnInvalidObject: true, updateMetadata: false });
     if (doc.getPages().length === 0) throw new PipeworkError('BAD_REQUEST', 'The PDF has no pages.');
@@ -45,6 +47,7 @@ export async function loadPdf(data: Uint8Array): Promise<PDFDocument> {
 
 /** Encrypted objects do not parse as plain ones; pdf-lib's lenient load tells encryption apart. */
 async function isEncrypted(data: Uint8Array): Promise<boolean> {
+  const { PDFDocument } = await pdfLib();
   try {
     await PDFDocument.load(data, { updateMetadata: false });
     return false;

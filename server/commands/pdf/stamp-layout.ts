@@ -1,5 +1,4 @@
 /** The parameters of pdf.stamp turned into drawing values: color, pages, margins and where the text goes. */
-import { rgb, type RGB } from '@cantoo/pdf-lib';
 import { PipeworkError } from '../../../shared/errors';
 
 const invalid = (parameter: string, message: string) =>
@@ -23,12 +22,12 @@ const COLORS: Record<string, [number, number, number]> = {
 };
 export const COLOR_NAMES = Object.keys(COLORS);
 
-/** A named color (BLUE, RED, ...) or #RRGGBB. */
-export function colorOf(value: string): RGB {
+/** A named color (BLUE, RED, ...) or #RRGGBB, as red, green and blue from 0 to 1 (pdf-lib's `rgb` takes them). */
+export function colorOf(value: string): [number, number, number] {
   const named = COLORS[value.trim().toUpperCase()];
-  if (named) return rgb(...named);
+  if (named) return named;
   const hex = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(value.trim());
-  if (hex) return rgb(...(hex.slice(1).map((h) => parseInt(h, 16) / 255) as [number, number, number]));
+  if (hex) return hex.slice(1).map((h) => parseInt(h, 16) / 255) as [number, number, number];
   throw invalid('textColor', `'${value}' is no color: use ${COLOR_NAMES.join(', ')} or #RRGGBB.`);
 }
 

@@ -1,10 +1,10 @@
 /** `pdf.stamp`: writes a text on pages of the input PDF (@cantoo/pdf-lib). */
-import { StandardFonts, degrees } from '@cantoo/pdf-lib';
 import { defineCommand } from '../../../shared/commands';
 import { PipeworkError } from '../../../shared/errors';
 import { BinaryContent } from '../../../shared/values';
 import type { ServerServices } from '../../services';
 import { loadPdf, pdfBytesOf } from './pdf-input';
+import { pdfLib } from './pdf-lib';
 import { COLOR_NAMES, POSITIONS, colorOf, marginsOf, pagesOf, placeText } from './stamp-layout';
 
 export const pdfStamp = defineCommand<ServerServices>(
@@ -76,9 +76,10 @@ export const pdfStamp = defineCommand<ServerServices>(
   async (ctx) => {
     const { data, name } = pdfBytesOf(ctx.input);
     const doc = await loadPdf(data);
+    const { StandardFonts, degrees, rgb } = await pdfLib();
     const text = String(ctx.params.text);
     const size = Number(ctx.params.textSize ?? 18);
-    const color = colorOf(String(ctx.params.textColor ?? 'BLUE'));
+    const color = rgb(...colorOf(String(ctx.params.textColor ?? 'BLUE')));
     const pages = pagesOf(String(ctx.params.pages ?? '0'), doc.getPageCount());
     const margins = marginsOf((ctx.params.margin as string | number | undefined) ?? '20');
     const degree = Number(ctx.params.degree ?? 0);

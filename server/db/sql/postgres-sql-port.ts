@@ -2,7 +2,9 @@
  * The SQL port on PostgreSQL (a `pg` pool). A unit of work runs on one pooled connection between BEGIN and
  * COMMIT; 64-bit integers (the millisecond timestamps) come back as numbers, as from SQLite.
  */
-import pg, { type Pool, type PoolClient } from 'pg';
+import type pg from 'pg';
+import type { Pool, PoolClient } from 'pg';
+import { pgDriver } from '../pg-driver';
 import { inPostgresTransaction } from '../postgres-transaction';
 import type { SqlDialect, SqlPort } from './sql-port';
 import { type SqlCall, type SqlRunResult, type SqlSteps, driveAsync } from './sql-steps';
@@ -21,7 +23,7 @@ const INT8_OID = 20;
 export const numericTypes = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {
     if (oid === INT8_OID && format !== 'binary') return (value: string) => Number(value);
-    return pg.types.getTypeParser(oid, format);
+    return pgDriver().types.getTypeParser(oid, format);
   },
 } as pg.CustomTypesConfig;
 

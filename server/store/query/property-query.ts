@@ -3,7 +3,7 @@
  * BY, LIMIT) parsed by a real SQL parser, translated from an allowlist for the store's database, run read-only
  * and bounded in rows and time, over only the properties the caller may read.
  */
-import nodeSqlParser from 'node-sql-parser';
+import type { Parser } from 'node-sql-parser';
 import type { Principal } from '../../../shared/auth';
 import { PipeworkError } from '../../../shared/errors';
 import type { PropertyService } from '../property-service';
@@ -12,8 +12,20 @@ import { SqlBuilder } from './query-sql';
 import { QueryTranslator, refused, type Sql } from './query-translate';
 import { queryAccess } from './query-access';
 
-const { Parser } = nodeSqlParser;
-const parser = new Parser();
+let sqlParser: Promise<Parser> | undefined;
+
+/**
+ * The SQL parser, loaded at the first query rather than at start: node-sql-parser builds the grammars of every
+ * database it knows when imported (half a second); its PostgreSQL build holds the one grammar used here.
+ */
+function loadSqlParser(): Promise<Parser> {
+  sqlParser ??= import('node-sql-parser/build/postgresql.js').then((module: { Parser: typeof Parser }) => {
+    // CommonJS: its exports are the default export of the ES module.
+    const { Parser } = (module as { default?: typeof module }).default ?? module;
+    return new Parser();
+  });
+  return sqlParser;
+}
 
 /** The placeholder table name the parsed text selects from (replaced by the patterns' derived tables). */
 const FROM_MARK = '__pw_from';
@@ -35,7 +47,7 @@ export interface PropertyQueryInput {
 
 type Node = Record<string, unknown> & { type?: string };
 
-function parseSelect(select: string, where: string): Node {
+function parseSelect(parser: Parser, select: string, where: string): Node {
   if (select.length + where.length > MAX_TEXT)
     throw refused(`The query is longer than ${MAX_TEXT} characters.`, 'select');
   const tail =
@@ -95,7 +107,7 @@ export class PropertyQueryService {
     const out = new SqlBuilder(store.queryDialect);
     const froms = parseFrom(input.from);
     const select = input.select?.trim() || '*';
-    const ast = parseSelect(select, input.where ?? '');
+    const ast = parseSelect(await loadSqlParser(), select, input.where ?? '');
     const scope = { aliases: froms.map((f) => f.alias), params: input.params ?? {}, parameter: 'select' };
     const t = new QueryTranslator(out, scope);
 
