@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { buildServer } from './build-server.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-await buildServer('bench/run-all.ts', 'dist/bench/run-all.mjs');
+// The runner starts the measured servers from bundles of their own (bundled as `npm start` bundles).
+await buildServer('bench/run-all.ts', 'dist/bench/run-all.mjs', { dependencies: 'external' });
 const run = spawnSync(
   process.execPath,
   ['--enable-source-maps', 'dist/bench/run-all.mjs', ...process.argv.slice(2)],

@@ -41,8 +41,17 @@ const REQUIRE_BANNER =
 /** The worker thread of the PostgreSQL sync bridge, bundled beside each bundle (it looks for it there). */
 const SYNC_BRIDGE_WORKER = 'server/store/postgres/sync-bridge/sync-bridge-worker.ts';
 
-/** Bundles one entry point (by default the server) the way production runs it. */
-export async function buildServer(entry = 'server/main.ts', outfile = 'dist/server/main.mjs') {
+/**
+ * Bundles one entry point (by default the server) the way production runs it. `dependencies: 'external'`
+ * leaves every package in node_modules: for tools that only start servers (the benchmarks' runner, which
+ * itself calls the bundler), not for anything that is measured or served.
+ */
+export async function buildServer(
+  entry = 'server/main.ts',
+  outfile = 'dist/server/main.mjs',
+  { dependencies = 'bundled' } = {},
+) {
+  const packages = dependencies === 'external' ? { packages: 'external' } : { external: SERVER_EXTERNALS };
   const bundle = (entryPoint, out) =>
     build({
       absWorkingDir: root,
@@ -52,7 +61,7 @@ export async function buildServer(entry = 'server/main.ts', outfile = 'dist/serv
       platform: 'node',
       format: 'esm',
       target: 'node20',
-      external: SERVER_EXTERNALS,
+      ...packages,
       banner: { js: REQUIRE_BANNER },
       sourcemap: true,
       // `npm start` runs with --enable-source-maps, which reads the whole map at start. Without the sources'
