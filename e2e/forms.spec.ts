@@ -8,11 +8,11 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { corpusPresent, publishCorpusApp } from './support/apps';
 import { E2E_ADMIN_PASSWORD } from '../playwright.config';
 import { accessTokenFor, callCommand } from './support/sign-in';
+import { fillForm, seriousViolations } from './support/forms';
 import { SHOTS } from './support/workbench';
 
 const FORM_APPS: [string, Record<string, string | boolean>, string][] = [
@@ -65,19 +65,6 @@ async function shots(page: Page, name: string): Promise<void> {
   }
 }
 
-async function serious(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map(
-      (v) =>
-        `${v.id}: ${v.nodes
-          .map((n) => n.target.join(' '))
-          .slice(0, 3)
-          .join(' | ')}`,
-    );
-}
-
 /** What the corpus lacks and the real installation holds: the message template and the recipient config. */
 async function installOutsideCorpus(request: APIRequestContext, token: string, app: string) {
   await callCommand(
@@ -94,16 +81,6 @@ async function installOutsideCorpus(request: APIRequestContext, token: string, a
     { key: `global/app/${app}/config/${app}`, type: 'application/json', evalValue: 'false' },
     JSON.stringify({ recipient: `${app}-office@example.com` }),
   );
-}
-
-async function fill(page: Page, fields: Record<string, string | boolean>) {
-  for (const [name, value] of Object.entries(fields)) {
-    const input = page.locator(`#root_${name}`);
-    if (typeof value === 'boolean') await input.check();
-    else if ((await input.evaluate((e) => e.tagName)) === 'SELECT')
-      await input.selectOption({ label: value });
-    else await input.fill(value);
-  }
 }
 
 test.skip(!corpusPresent, 'the corpus is absent');
@@ -123,13 +100,13 @@ for (const [app, fields, fileField] of FORM_APPS) {
     await page.goto(`/#/form?object=${encodeURIComponent(object)}`);
     await signIn(page);
     await expect(page.getByRole('button', { name: 'Submit' })).toBeVisible();
-    await fill(page, fields);
+    await fillForm(page, fields);
     await page
       .locator(`#root_${fileField}`)
       .setInputFiles({ name: `${app}.pdf`, mimeType: 'application/pdf', buffer: PDF });
     await expect(page.getByText(`${app}.pdf (${PDF.length} bytes)`)).toBeVisible();
     await shots(page, `form-${app}`);
-    expect(await serious(page), `${app} form`).toEqual([]);
+    expect(await seriousViolations(page), `${app} form`).toEqual([]);
     await page.getByRole('button', { name: 'Submit' }).click();
     const status = page.getByText(/^Stored as /);
     await expect(status).toBeVisible();
@@ -156,7 +133,7 @@ for (const [app, fields, fileField] of FORM_APPS) {
     const first = Object.values(fields).find((v) => typeof v === 'string') as string;
     await expect(page.getByTestId('list-rows').getByText(first, { exact: true })).toBeVisible();
     await shots(page, `list-${app}`);
-    expect(await serious(page), `${app} list`).toEqual([]);
+    expect(await seriousViolations(page), `${app} list`).toEqual([]);
   });
 }
 
