@@ -16,7 +16,8 @@ import {
 } from '../../shared/pipeline';
 import type { Property } from '../../shared/property';
 import { BinaryContent } from '../../shared/values';
-import { asLiteral, scriptOfProperty } from '../commands/flow/run-stored-pipeline';
+import { asLiteral } from '../commands/flow/run-stored-pipeline';
+import { scriptOfProperty } from '../pipeline/stored-pipeline-script';
 import { executePipeline } from '../pipeline/execute-pipeline';
 import type { ServerServices } from '../services';
 import { parseJsonBody } from './json-body';

@@ -11,7 +11,8 @@
 import type { Request, RequestHandler } from 'express';
 import type { Principal } from '../../shared/auth';
 import { PipeworkError, isPipeworkError } from '../../shared/errors';
-import { scriptOfProperty } from '../commands/flow/run-stored-pipeline';
+import { scriptOfProperty } from '../pipeline/stored-pipeline-script';
+import { scriptWith } from '../../shared/pipeline';
 import { executePipeline } from '../pipeline/execute-pipeline';
 import { readStoredCode } from '../pipeline/stored-code-run-as';
 import { startAsyncRun } from '../runs/async-runs';
@@ -132,7 +133,7 @@ export function webhookReceiveHandler(services: ServerServices): RequestHandler 
       if (!property || !runAs || !services.properties.access.canRead(runAs, property.key)) {
         throw new PipeworkError('NOT_FOUND', `The webhook's pipeline '${webhook.pipeline}' does not exist.`);
       }
-      const script = { ...scriptOfProperty(property, 'pipeline'), body };
+      const script = scriptWith(scriptOfProperty(property, 'pipeline'), { body });
       const options = {
         principal: runAs,
         trigger: { kind: 'webhook' as const, source: webhook.uuid },

@@ -11,7 +11,7 @@ import type { Principal } from '../../shared/auth';
 import { normalizePropertyKey, type Property, type PropertyChange } from '../../shared/property';
 import type { PipelineScript } from '../../shared/pipeline';
 import { LruCache } from '../../shared/values/lru-cache';
-import { scriptOfProperty } from '../commands/flow/run-stored-pipeline';
+import { scriptOfProperty } from './stored-pipeline-script';
 import type { EventBus } from '../events/event-bus';
 import type { PropertyService } from '../store/property-service';
 import { forOneRun } from './parsed-pipelines';

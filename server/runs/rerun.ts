@@ -7,7 +7,8 @@
 import type { Principal } from '../../shared/auth';
 import { PipeworkError } from '../../shared/errors';
 import { scriptWith, type PipelineScript } from '../../shared/pipeline';
-import { asLiteral, scriptOfProperty } from '../commands/flow/run-stored-pipeline';
+import { asLiteral } from '../commands/flow/run-stored-pipeline';
+import { scriptOfProperty } from '../pipeline/stored-pipeline-script';
 import { authorizeCommand } from '../pipeline/authorize-command';
 import { parsePipelineCached } from '../pipeline/parsed-pipelines';
 import { scriptFromStep } from '../pipeline/step-messages';

@@ -8,8 +8,7 @@ import type { CommandContext } from '../../../shared/commands';
 import { PipeworkError, isPipeworkError } from '../../../shared/errors';
 import { containsExpression } from '../../../shared/pel';
 import { scriptWith, type PipelineScript } from '../../../shared/pipeline';
-import { parsePipelineCached } from '../../pipeline/parsed-pipelines';
-import { type Property, isJsonType } from '../../../shared/property';
+import { scriptOfProperty } from '../../pipeline/stored-pipeline-script';
 import type { Cancellation } from '../../../shared/runner';
 import { executePipeline } from '../../pipeline/execute-pipeline';
 import { readStoredCode } from '../../pipeline/stored-code-run-as';
@@ -58,35 +57,6 @@ async function loadScript(
   parameter: string,
 ): Promise<PipelineScript> {
   return scriptOfProperty(await ctx.services.properties.get(ctx.principal, key), parameter);
-}
-
-/** A stored pipeline property parsed (JSON or YAML by its type); PIPELINE_SYNTAX naming it when it cannot be. */
-export function scriptOfProperty(property: Property, parameter: string): PipelineScript {
-  const key = property.key;
-  const type = property.type ?? 'text/plain';
-  if (/javascript|python|groovy/i.test(type)) {
-    throw new PipeworkError(
-      'PARAM_INVALID',
-      `'${key}' is a script, not a pipeline: run it with script.run.`,
-      {
-        parameter,
-      },
-    );
-  }
-  try {
-    return parsePipelineCached(property.value ?? '', isJsonType(type) ? 'json' : 'yaml');
-  } catch (error) {
-    if (!isPipeworkError(error)) throw error;
-    throw new PipeworkError(
-      'PIPELINE_SYNTAX',
-      `The stored pipeline '${key}' cannot be read: ${error.message}`,
-      {
-        parameter,
-        pipeline: key,
-        called: error.details,
-      },
-    );
-  }
 }
 
 function storedKeyOf(reference: string, parameter: string): string {
