@@ -123,7 +123,7 @@ export async function createServices(
       runSlots: new RunSlots(config.runs ?? DEFAULT_RUN_LIMITS, config.limits.pipelineMillis),
       runs,
       metrics,
-      storedPipelines: new StoredPipelineCache(properties.properties, properties.events),
+      storedPipelines: new StoredPipelineCache({ properties: properties.properties, iam }, properties.events),
     };
     services.events.subscribe((event) => metrics.observeEvent(event.timestamp));
     runs.start();

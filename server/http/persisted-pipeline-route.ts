@@ -14,10 +14,9 @@ import {
   validatePipeline,
   type PipelineScript,
 } from '../../shared/pipeline';
-import type { Property } from '../../shared/property';
 import { BinaryContent } from '../../shared/values';
 import { asLiteral } from '../commands/flow/run-stored-pipeline';
-import { scriptOfProperty } from '../pipeline/stored-pipeline-script';
+import type { LoadedPipeline } from '../pipeline/stored-pipeline-cache';
 import { executePipeline } from '../pipeline/execute-pipeline';
 import type { ServerServices } from '../services';
 import { parseJsonBody } from './json-body';
@@ -52,16 +51,19 @@ function hasBody(req: Request): boolean {
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
-/** The stored pipeline and a script of its own for this run: by key from the cache, by uuid read anew. */
+/**
+ * The stored pipeline, a script of its own for this run, and who it runs as (the caller bound by the code's
+ * author, as for `pipeline.start`): by key from the cache; by uuid, the uuid's key through the same cache.
+ */
 async function loadPipeline(
   services: ServerServices,
   req: Request,
   reference: string,
-): Promise<{ property: Property; script: PipelineScript }> {
+): Promise<LoadedPipeline> {
   const principal = req.res!.locals.principal;
   if (!reference.startsWith('uuid:')) return services.storedPipelines.load(principal, reference);
-  const property = await services.properties.getByUuid(principal, reference.slice(5));
-  return { property, script: scriptOfProperty(property, 'path') };
+  const { key } = await services.properties.getByUuid(principal, reference.slice(5));
+  return services.storedPipelines.load(principal, key);
 }
 
 /** The request body as the pipeline's body: JSON parsed, text as text, anything else as a content object. */
@@ -87,13 +89,13 @@ function varsOf(req: Request): Record<string, unknown> {
 export function runPersistedPipelineHandler(services: ServerServices): RequestHandler {
   return async (req, res, next) => {
     try {
-      const { property, script } = await loadPipeline(services, req, referenceOf(req));
+      const { property, script, runAs } = await loadPipeline(services, req, referenceOf(req));
       const run: PipelineScript = scriptWith(script, {
         vars: { ...script.vars, ...varsOf(req) },
         body: await bodyOf(req, services.config.limits.commandBodyBytes, script.body),
       });
       const options = {
-        principal: res.locals.principal,
+        principal: runAs,
         trigger: requestTrigger(req, 'stored', property.key),
         pipelineKey: property.key,
         request: () => requestScope(req),

@@ -6,11 +6,16 @@
  */
 import { boundByAuthor, type Principal } from '../../shared/auth';
 import { PipeworkError } from '../../shared/errors';
-import type { ServerServices } from '../services';
+import type { IamService } from '../iam';
+import type { PropertyService } from '../store/property-service';
 
-type Services = Pick<ServerServices, 'properties' | 'iam'>;
+/** What deciding who code runs as needs: the store (who wrote it) and the IAM (that user's rights). */
+export interface StoredCodeServices {
+  properties: PropertyService;
+  iam: IamService;
+}
 
-async function authorPrincipal(services: Services, key: string, uuid: string): Promise<Principal> {
+async function authorPrincipal(services: StoredCodeServices, key: string, uuid: string): Promise<Principal> {
   const author = await services.iam.principalByUuid(uuid);
   if (author) return author;
   throw new PipeworkError(
@@ -22,7 +27,7 @@ async function authorPrincipal(services: Services, key: string, uuid: string): P
 
 /** The caller bound by the authors (one, or two when the code changed while it was read), as `boundByAuthor`. */
 export async function runAsFor(
-  services: Services,
+  services: StoredCodeServices,
   caller: Principal | null,
   key: string,
   authors: readonly (string | null | undefined)[],
@@ -41,13 +46,14 @@ export async function runAsFor(
  * code changed in between is bound by both authors, never run with the rights of one and the text of another.
  */
 export async function readStoredCode<T>(
-  services: Services,
+  services: StoredCodeServices,
   caller: Principal | null,
   key: string,
   read: () => Promise<T>,
-): Promise<{ code: T; runAs: Principal | null }> {
+): Promise<{ code: T; runAs: Principal | null; authors: (string | null | undefined)[] }> {
   const before = await services.properties.store.authorOf(key);
   const code = await read();
   const after = await services.properties.store.authorOf(key);
-  return { code, runAs: await runAsFor(services, caller, key, [before, after]) };
+  const authors = [before, after];
+  return { code, runAs: await runAsFor(services, caller, key, authors), authors };
 }

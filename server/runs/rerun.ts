@@ -8,7 +8,6 @@ import type { Principal } from '../../shared/auth';
 import { PipeworkError } from '../../shared/errors';
 import { scriptWith, type PipelineScript } from '../../shared/pipeline';
 import { asLiteral } from '../commands/flow/run-stored-pipeline';
-import { scriptOfProperty } from '../pipeline/stored-pipeline-script';
 import { authorizeCommand } from '../pipeline/authorize-command';
 import { parsePipelineCached } from '../pipeline/parsed-pipelines';
 import { scriptFromStep } from '../pipeline/step-messages';
@@ -32,7 +31,7 @@ async function scriptOf(
   principal: Principal,
   run: RunDetail,
   request: RerunRequest,
-): Promise<{ script: PipelineScript; source?: RunDetail['source'] }> {
+): Promise<{ script: PipelineScript; source?: RunDetail['source']; runAs?: Principal | null }> {
   if (request.pipeline !== undefined) {
     const source = { text: request.pipeline, form: request.form ?? 'yaml' };
     return { script: parsePipelineCached(source.text, source.form), source };
@@ -42,8 +41,9 @@ async function scriptOf(
     return { script: parsePipelineCached(run.source.text, run.source.form), source: run.source };
   }
   if (run.pipelineKey !== null) {
-    const property = await services.properties.get(principal, run.pipelineKey);
-    return { script: scriptOfProperty(property, 'pipeline') };
+    // The stored text as it is now, run as `pipeline.start` runs it: bound by whoever wrote it last.
+    const { script, runAs } = await services.storedPipelines.load(principal, run.pipelineKey);
+    return { script, runAs };
   }
   if (run.source === null) {
     throw new PipeworkError(
@@ -65,7 +65,8 @@ export async function rerun(
   request: RerunRequest,
 ): Promise<{ runId: string }> {
   const run = await services.runs.get(principal, id);
-  const { script, source } = await scriptOf(services, principal, run, request);
+  const { script, source, runAs } = await scriptOf(services, principal, run, request);
+  const runner = runAs ?? principal;
   let toRun: PipelineScript = scriptWith(script, { body: run.input ?? script.body });
   if (request.fromFailedStep) {
     const resume = run.resume;
@@ -97,10 +98,10 @@ export async function rerun(
   // A clear refusal now rather than a failed run later: the user must be allowed every command in it.
   for (const step of toRun.steps) {
     const definition = services.commands.get(step.command);
-    if (definition) authorizeCommand(principal, definition.contract);
+    if (definition) authorizeCommand(runner, definition.contract);
   }
   return startAsyncRun(services, toRun, {
-    principal,
+    principal: runner,
     trigger: { kind: request.trigger ?? 'async', source: `rerun:${run.id}` },
     pipelineKey: run.pipelineKey ?? undefined,
     parentRunId: run.id,

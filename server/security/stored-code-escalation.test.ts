@@ -169,6 +169,38 @@ describe('stored code never runs with rights inherited through data', () => {
     expect([shared.status, codeOf(shared)]).toEqual([403, 'FORBIDDEN']);
   });
 
+  it('(c) the same holds for a helper an admin runs over HTTP by its key or uuid, also once the admin ran it before', async () => {
+    await newAttacker('mallory-e');
+    const key = 'global/app/tools/pipeline/http-helper';
+    const harmless = 'pipeline:\n  - set.body: hello\n';
+    expect((await store(key, harmless, server.adminAuth)).status).toBe(200);
+    // The admin's own pipeline runs as the admin (and is now parsed and kept for the next call).
+    const own = await http(server.url, `/api/v3/pipeline:${key}`, { method: 'POST', auth: server.adminAuth });
+    expect([own.status, own.text]).toEqual([200, 'hello']);
+    // The app role holder rewrites it; the admin's next call must not run it with the admin's rights.
+    expect((await store(key, grab('global/proof/e'), mallory)).status).toBe(200);
+    const uuid = (await command('property.get', { key }, server.adminAuth)).json.uuid as string;
+    for (const reference of [key, `uuid:${uuid}`]) {
+      const run = await http(server.url, `/api/v3/pipeline:${reference}`, {
+        method: 'POST',
+        auth: server.adminAuth,
+      });
+      expect([run.status, codeOf(run)]).toEqual([403, 'FORBIDDEN']);
+    }
+    // Re-running the admin's earlier run takes the stored text as it is now: bound by its new author too.
+    const { runs } = (await http(server.url, '/api/v3/runs?limit=100', { auth: server.adminAuth })).json as {
+      runs: { id: string; pipelineKey: string | null }[];
+    };
+    const earlier = runs.find((r) => r.pipelineKey === key)!;
+    const rerun = await http(server.url, `/api/v3/runs/${earlier.id}/rerun`, {
+      method: 'POST',
+      auth: server.adminAuth,
+    });
+    expect([rerun.status, codeOf(rerun)]).toEqual([403, 'FORBIDDEN']);
+    expect(await malloryIsAdmin()).toBe(false);
+    expect(await exists('global/proof/e')).toBe(false);
+  });
+
   it('(c) the same holds for a stored script run by script.run: it reads no more than its author may', async () => {
     await newAttacker('mallory-s');
     const admin = (await server.services.iam.principalByUsername('admin'))!;
