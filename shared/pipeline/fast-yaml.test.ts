@@ -200,6 +200,24 @@ describe('the fast YAML path', () => {
     expect(locatedTexts()).toBe(before + 1);
   });
 
+  it('reads hostile texts in time linear in their length (blank lines, dashes, brackets, question marks)', () => {
+    const hostile = [
+      ' \n'.repeat(500_000),
+      '-\n'.repeat(500_000),
+      '- '.repeat(500_000),
+      '}\n \n'.repeat(250_000),
+      `pipeline:\n${'  - ? \n'.repeat(150_000)}`,
+      `a: ${'['.repeat(100_000)}`,
+      'null \n'.repeat(200_000),
+    ];
+    for (const text of hostile) {
+      const started = performance.now();
+      loadYamlFast(text);
+      // Loose for a loaded machine: a quadratic suspect took minutes on the first of these.
+      expect(performance.now() - started, JSON.stringify(text.slice(0, 12))).toBeLessThan(2_000);
+    }
+  });
+
   it('refuses what the careful path refuses, with its line and column', () => {
     const text = 'pipeline:\n  - log:\n      message: a\n      message: b\n';
     expect(() => parsePipelineYaml(text)).toThrow(expect.objectContaining({ code: 'PIPELINE_SYNTAX' }));
