@@ -2,7 +2,7 @@
  * The flow view beside the editor: if/else, foreach and finally as a graph, kept in step with typing, a click
  * on a step selects its line, and after a run each step shows its status and duration.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { moveTo, type EditorWindow } from './support/editor';
 import { E2E_ADMIN_PASSWORD } from '../playwright.config';
 import { editorReady, SHOTS, screenshotsWideAndNarrow, setText } from './support/workbench';
@@ -51,14 +51,19 @@ async function shots(page: Page, name: string): Promise<void> {
   }
 }
 
-test('shows the steps as a graph and follows typing', async ({ page }) => {
+/** Signs in, puts PIPELINE in the editor and opens the flow view beside it, wide. */
+async function openFlowView(page: Page): Promise<Locator> {
   await page.setViewportSize({ width: 1600, height: 1000 });
   await page.goto('/');
   await signIn(page);
   await editorReady(page);
   await setText(page, PIPELINE);
   await page.getByRole('button', { name: 'Flow view' }).click();
-  const flow = page.getByTestId('flow-view');
+  return page.getByTestId('flow-view');
+}
+
+test('shows the steps as a graph and follows typing', async ({ page }) => {
+  const flow = await openFlowView(page);
   await expect(flow).toBeVisible();
   const step = (n: number) => flow.locator(`[data-step="${n}"] .flow-step-select`);
   await expect(step(1)).toHaveAccessibleName(/^Step 1: if/);
@@ -79,13 +84,7 @@ test('shows the steps as a graph and follows typing', async ({ page }) => {
 test('a step added updates the graph in place: the view the user moved stays, the steps are not drawn again', async ({
   page,
 }) => {
-  await page.setViewportSize({ width: 1600, height: 1000 });
-  await page.goto('/');
-  await signIn(page);
-  await editorReady(page);
-  await setText(page, PIPELINE);
-  await page.getByRole('button', { name: 'Flow view' }).click();
-  const flow = page.getByTestId('flow-view');
+  const flow = await openFlowView(page);
   await expect(flow).toHaveAttribute('data-steps', '10');
   await expect(flow.locator('[data-step="1"]')).toBeVisible();
   // A mark on the first step's element: a graph mounted again draws new elements, without it.
@@ -114,13 +113,7 @@ test('a step added updates the graph in place: the view the user moved stays, th
 });
 
 test("a click selects the step's line, and a run shows statuses and durations", async ({ page }) => {
-  await page.setViewportSize({ width: 1600, height: 1000 });
-  await page.goto('/');
-  await signIn(page);
-  await editorReady(page);
-  await setText(page, PIPELINE);
-  await page.getByRole('button', { name: 'Flow view' }).click();
-  const flow = page.getByTestId('flow-view');
+  const flow = await openFlowView(page);
   const step = (n: number) => flow.locator(`[data-step="${n}"] .flow-step-select`);
   // A click on a step selects its line in the editor. Step 7 is inside the loop, where the loop's way back
   // and its label once lay over it and took the click.

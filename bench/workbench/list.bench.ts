@@ -6,6 +6,7 @@
 import { chromium, type Page } from 'playwright-core';
 import type { BenchReport } from '../bench-report';
 import { BENCH_ADMIN_PASSWORD } from '../support/bench-constants';
+import { accessToken } from '../support/bench-auth';
 import { startBenchServers } from '../support/load';
 import { buildWorkbench } from './build-web';
 import { WATCH_LONG_TASKS } from './page-probes';
@@ -15,20 +16,6 @@ const LONG_TASK_MS = 50;
 const INSTANCES = 20_000;
 const IMPORT_BATCH = 10_000;
 const OBJECT = 'global/app/benchlist/object/order/v1';
-
-async function tokenFor(base: string): Promise<string> {
-  const response = await fetch(`${base}/auth/realms/pipework/protocol/openid-connect/token`, {
-    method: 'POST',
-    body: new URLSearchParams({
-      grant_type: 'password',
-      client_id: 'workbench',
-      username: 'admin',
-      password: BENCH_ADMIN_PASSWORD,
-    }),
-  });
-  if (!response.ok) throw new Error(`no token: ${response.status}`);
-  return ((await response.json()) as { access_token: string }).access_token;
-}
 
 async function command(base: string, token: string, name: string, query: string, body: string) {
   const response = await fetch(`${base}/api/v3/command/${name}?${query}`, {
@@ -41,7 +28,7 @@ async function command(base: string, token: string, name: string, query: string,
 
 /** The object's schema and 20,000 instances, imported in batches of 10,000 (one transaction each). */
 async function seed(base: string): Promise<void> {
-  const token = await tokenFor(base);
+  const token = await accessToken(base, 'workbench');
   const schema = {
     type: 'object',
     properties: {

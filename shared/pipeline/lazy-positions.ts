@@ -8,6 +8,7 @@
  */
 import type { PipelineScript, PipelineStep } from './model';
 
+/** Texts read again for their positions, in this process (see `locatedTexts`). */
 let located = 0;
 
 /** Marks a script whose position fields are lazy: only those need their getters kept when copied. */
