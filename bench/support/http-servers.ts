@@ -10,6 +10,8 @@ import express from 'express';
 import { createApp } from '../../server/app';
 import { loadConfig } from '../../server/config';
 import { createServices } from '../../server/create-services';
+import { createHttpServer } from '../../server/http/http-server';
+import { DEFAULT_LISTENER_CONFIG } from '../../server/http/listener-config';
 import { silentLogger } from '../../server/logging/logger';
 import { BENCH_ADMIN_PASSWORD } from './bench-constants';
 
@@ -20,7 +22,11 @@ const config = loadConfig({
   PIPEWORK_RUNS_HISTORY: process.env.PIPEWORK_RUNS_HISTORY ?? 'on',
 });
 const services = await createServices(config, silentLogger(), { iam: { announce: () => {} } });
-const pipework = createApp(services).listen(0, '127.0.0.1');
+// Served as `server/main.ts` serves it.
+const pipework = createHttpServer(createApp(services), config.listener ?? DEFAULT_LISTENER_CONFIG).listen(
+  0,
+  '127.0.0.1',
+);
 
 const bare = express();
 bare.disable('x-powered-by');
