@@ -23,6 +23,23 @@ describe('FairSlots', () => {
     expect(slots.usage()).toEqual({ held: 3, waiting: 0 });
   });
 
+  it('takes a free slot at once without a promise, and leaves a full one to acquire', async () => {
+    const slots = new FairSlots({ total: 2, perKey: 1, queuePerKey: 1 });
+    const a = slots.tryAcquire('a');
+    expect(a).toBeTypeOf('function');
+    expect(slots.tryAcquire('a')).toBeNull(); // a is at its cap
+    const b = slots.tryAcquire('b');
+    expect(slots.tryAcquire('c')).toBeNull(); // all slots held
+    expect(slots.usage()).toEqual({ held: 2, waiting: 0 });
+    const waiting = slots.acquire('c');
+    b!();
+    await waiting;
+    expect(slots.usage('c')).toEqual({ held: 1, waiting: 0 });
+    a!();
+    slots.close();
+    expect(slots.tryAcquire('a')).toBeNull();
+  });
+
   it('serves the waiting key holding the fewest first, ties in turn', async () => {
     const slots = new FairSlots({ total: 2, perKey: 2, queuePerKey: 10 });
     const first = await slots.acquire('a');

@@ -57,6 +57,15 @@ export class FairSlots {
 
   constructor(readonly limits: FairSlotsLimits) {}
 
+  /** The release of a slot free at once, or null (then `acquire` waits for one, or refuses). */
+  tryAcquire(key: string): ReleaseSlot | null {
+    if (this.closed) return null;
+    const state = this.stateOf(key);
+    if (this.held < this.limits.total && state.held < this.limits.perKey) return this.take(key, state);
+    this.forgetIfIdle(key, state);
+    return null;
+  }
+
   /** Resolves with the release once a slot is held; rejects with `SlotRefused`. */
   acquire(key: string, options: AcquireOptions = {}): Promise<ReleaseSlot> {
     const since = Date.now();

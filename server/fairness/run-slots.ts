@@ -51,11 +51,14 @@ export class RunSlots {
     const key = slotKeyOf(principal);
     const started = Date.now();
     const maxWait = Math.min(this.config.queueMillis, this.pipelineMillis);
-    let release: () => void;
-    try {
-      release = await this.slots.acquire(key, { signal: signalOf(cancellation), timeoutMillis: maxWait });
-    } catch (error) {
-      throw this.refusal(error, key);
+    // A free slot is taken at once; only a run that must wait needs a signal to leave the queue by.
+    let release = cancellation?.cancelled ? null : this.slots.tryAcquire(key);
+    if (release === null) {
+      try {
+        release = await this.slots.acquire(key, { signal: signalOf(cancellation), timeoutMillis: maxWait });
+      } catch (error) {
+        throw this.refusal(error, key);
+      }
     }
     try {
       return await run(Math.max(1, this.pipelineMillis - (Date.now() - started)));

@@ -58,7 +58,7 @@ export async function sendResult(res: Response, value: unknown): Promise<void> {
     return;
   }
   if (typeof value === 'string') {
-    res.type('text/plain; charset=utf-8').send(value);
+    sendText(res, 'text/plain; charset=utf-8', value);
     return;
   }
   if (isBinaryContent(value)) {
@@ -91,5 +91,15 @@ export async function sendResult(res: Response, value: unknown): Promise<void> {
       },
     );
   }
-  res.type('application/json; charset=utf-8').send(json.text);
+  sendText(res, 'application/json; charset=utf-8', json.text);
+}
+
+/**
+ * A text answer as it is: no ETag (Express's `send` hashes every body for one; a run's answer is not a
+ * cacheable document, and the real product sends none).
+ */
+function sendText(res: Response, contentType: string, text: string): void {
+  res.setHeader('Content-Type', contentType);
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
 }

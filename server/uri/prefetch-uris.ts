@@ -49,23 +49,32 @@ function urisOf(step: PipelineStep, params: Record<string, unknown>): string[] {
 
 /** A `prepareStep` for the runner that fills `prefetched` (cleared per step). */
 export function uriPrefetcher(services: ServerServices, prefetched: Map<string, unknown>) {
-  return async (step: PipelineStep, params: Record<string, unknown>, run: PreparingRun): Promise<void> => {
+  return (step: PipelineStep, params: Record<string, unknown>, run: PreparingRun) => {
     prefetched.clear();
     const uris = urisOf(step, params);
-    if (uris.length === 0) return;
-    const ctx = {
-      services,
-      principal: run.principal,
-      input: run.body,
-      abortSignal: () => run.signal,
-      step: { index: step.index, command: step.command },
-    } as unknown as CommandContext<ServerServices>;
-    for (const text of uris) {
-      const parsed = parseCustomUri(text);
-      if (!parsed.ok || (parsed.uri.scheme !== 'pipeline' && parsed.uri.scheme !== 'http')) continue;
-      const id = parsed.uri.scheme === 'pipeline' ? `pipeline:${parsed.uri.key}` : `http:${parsed.uri.url}`;
-      if (prefetched.has(id) || prefetched.size >= MAX_PER_STEP) continue;
-      prefetched.set(id, await resolveParsedUri(ctx, parsed.uri, 'uri'));
-    }
+    return uris.length === 0 ? undefined : prefetch(services, prefetched, step, uris, run);
   };
+}
+
+async function prefetch(
+  services: ServerServices,
+  prefetched: Map<string, unknown>,
+  step: PipelineStep,
+  uris: string[],
+  run: PreparingRun,
+): Promise<void> {
+  const ctx = {
+    services,
+    principal: run.principal,
+    input: run.body,
+    abortSignal: () => run.signal,
+    step: { index: step.index, command: step.command },
+  } as unknown as CommandContext<ServerServices>;
+  for (const text of uris) {
+    const parsed = parseCustomUri(text);
+    if (!parsed.ok || (parsed.uri.scheme !== 'pipeline' && parsed.uri.scheme !== 'http')) continue;
+    const id = parsed.uri.scheme === 'pipeline' ? `pipeline:${parsed.uri.key}` : `http:${parsed.uri.url}`;
+    if (prefetched.has(id) || prefetched.size >= MAX_PER_STEP) continue;
+    prefetched.set(id, await resolveParsedUri(ctx, parsed.uri, 'uri'));
+  }
 }

@@ -33,6 +33,7 @@ function lazyField<T extends object>(target: T, name: keyof T & string, compute:
 
 const STEP_FIELDS = ['position', 'paramPositions', 'paramSources'] as const;
 const SCRIPT_FIELDS = ['sectionPositions', 'sectionSources'] as const;
+const LAZY_SCRIPT_FIELDS = new Set<string>(SCRIPT_FIELDS);
 
 /**
  * Makes the position fields of `script` (read without positions) lazy: the first one read calls `locate`,
@@ -62,8 +63,15 @@ export function withLazyPositions(script: PipelineScript, locate: () => Pipeline
 /** A copy of `script` with `changes`, its lazy position fields kept unread (unlike `{ ...script }`). */
 export function scriptWith(script: PipelineScript, changes: Partial<PipelineScript>): PipelineScript {
   if (!Object.hasOwn(script, LAZY)) return { ...script, ...changes };
-  const copy = Object.defineProperties({}, Object.getOwnPropertyDescriptors(script)) as PipelineScript;
-  return Object.assign(copy, changes);
+  // Field by field: a copy of all descriptors at once would be a slow dictionary object (and 4× the work).
+  const copy: Record<string, unknown> = {};
+  Object.defineProperty(copy, LAZY, { value: true });
+  for (const key of Object.keys(script)) {
+    const lazy = LAZY_SCRIPT_FIELDS.has(key) ? Object.getOwnPropertyDescriptor(script, key) : undefined;
+    if (lazy?.get) Object.defineProperty(copy, key, lazy);
+    else copy[key] = script[key as keyof PipelineScript];
+  }
+  return Object.assign(copy, changes) as PipelineScript;
 }
 
 /** How many texts were read again for their positions (tests guard the fast path with it). */

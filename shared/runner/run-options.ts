@@ -57,7 +57,11 @@ export interface RunPipelineOptions<S> {
    * Called before a step's parameters are evaluated (after its `if`): the server resolves here what
    * expressions cannot wait for (`@resolve.uri('$uri:pipeline:...')`).
    */
-  prepareStep?: (step: PipelineStep, params: Record<string, unknown>, run: PreparingRun) => Promise<void>;
+  prepareStep?: (
+    step: PipelineStep,
+    params: Record<string, unknown>,
+    run: PreparingRun,
+  ) => Promise<void> | undefined;
 }
 
 /** What `prepareStep` may know of the run. */

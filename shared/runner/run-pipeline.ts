@@ -389,12 +389,19 @@ class PipelineRun<S> {
           return;
         }
       }
-      if (this.options.prepareStep)
-        await this.options.prepareStep(step, params, {
+      if (this.options.prepareStep) {
+        const clock = this.clock;
+        // Undefined when the step has nothing to prepare: no await, no turn of the event loop.
+        const preparing = this.options.prepareStep(step, params, {
           principal: this.principal,
           body: this.scope.body,
-          signal: this.clock.signal,
+          // Made on first use: most steps prefetch nothing and never need one.
+          get signal() {
+            return clock.signal;
+          },
         });
+        if (preparing) await preparing;
+      }
       const policy = this.policyFor(step, params);
       await this.attempt(step, definition, params, policy, traced);
       if (this.exitRequested) throw new ExitSignal();
