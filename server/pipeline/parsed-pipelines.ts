@@ -4,6 +4,7 @@
  * body into the run's scope, where steps may change it), and shares the rest, which runs only read.
  */
 import { LruCache } from '../../shared/values/lru-cache';
+import { copyPlainData } from '../../shared/values/plain-copy';
 import {
   parsePipeline,
   scriptWith,
@@ -20,7 +21,7 @@ const parsed = new LruCache<PipelineScript>(PARSED_PIPELINE_CACHE.entries, PARSE
 export function forOneRun(script: PipelineScript): PipelineScript {
   const body = script.body;
   return body !== null && typeof body === 'object'
-    ? scriptWith(script, { body: structuredClone(body) })
+    ? scriptWith(script, { body: copyPlainData(body) })
     : script;
 }
 

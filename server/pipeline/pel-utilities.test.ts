@@ -7,6 +7,7 @@ import { BinaryContent } from '../../shared/values';
 import { http } from '../testing/http-client';
 import { startTestServer, type TestServer } from '../testing/test-server';
 import { registerDriveUriResolver } from '../uri/pel-uri-resolver';
+import { utilitiesFor } from './pel-utilities';
 
 let server: TestServer;
 let alice: string;
@@ -157,5 +158,20 @@ describe('@instance and uri:drive:', () => {
     } finally {
       registerDriveUriResolver(null);
     }
+  });
+});
+
+describe('utilities built on first use', () => {
+  it('names every server utility as an own property and builds none until an expression reads it', async () => {
+    const bob = await server.services.iam.principalByUsername('bob');
+    const utilities = utilitiesFor(server.services)(bob);
+    const names = ['user', 'property', 'instance', 'iam', 'resolve', 'uri', 'convert', 'content'];
+    for (const name of names) {
+      const descriptor = Object.getOwnPropertyDescriptor(utilities, name);
+      expect(descriptor?.get, name).toBeTypeOf('function'); // a getter: nothing built yet
+    }
+    // Read, each is the working utility for the run's principal.
+    const user = utilities.user as { username(): string };
+    expect(user.username()).toBe('bob');
   });
 });

@@ -3,53 +3,52 @@ import type { Principal } from '../../shared/auth';
 import type { PelUtilities } from '../../shared/pel';
 import { createServerIamUtility } from '../iam/iam-utility';
 import { userUtilityFactory } from '../iam/user-utility';
-import { propertyUtilityFactory } from '../store/property-utility';
+import { propertyUtilityAvailable, propertyUtilityFactory } from '../store/property-utility';
 import { instanceUtilityFactory } from './instance-utility';
 import { type PrefetchedUris, uriUtilityFactory } from '../uri/pel-uri-resolver';
 import type { ServerServices } from '../services';
 
-/** Server-side utilities, each built for the principal the pipeline runs as. */
-export type UtilityFactory = (principal: Principal | null, services: ServerServices) => PelUtilities;
-
-/** The server's utilities built for every run: `@user`, `@property`, `@instance`. */
-const factories: readonly UtilityFactory[] = [
-  userUtilityFactory,
-  propertyUtilityFactory,
-  instanceUtilityFactory,
-];
-
 /**
- * Built on first use only (most expressions call none of them): `@iam`, and `@resolve`, `@uri`, `@convert`,
- * `@content` over the principal's `uri:` resolver.
+ * Every server utility is built when an expression first names it (most runs name one or none): `@user`,
+ * `@property` (where the store reads synchronously), `@instance`, `@iam`, and `@resolve`, `@uri`,
+ * `@convert`, `@content` over the principal's `uri:` resolver. The names are the object's own properties,
+ * as PEL looks them up, and getters, so nothing is built for a run that never asks.
  */
-const lazyFactories: readonly { names: readonly string[]; build: UtilityFactory }[] = [
-  { names: ['iam'], build: (principal, services) => ({ iam: createServerIamUtility(principal, services) }) },
-];
+interface LazyUtility {
+  names: readonly string[];
+  build: (principal: Principal | null) => PelUtilities;
+}
 
 /** `prefetched`: what the run resolved before its steps for URIs expressions cannot wait for. */
 export function utilitiesFor(
   services: ServerServices,
   prefetched?: PrefetchedUris,
 ): (principal: Principal | null) => PelUtilities {
-  const all = [
-    ...lazyFactories,
+  const lazy: LazyUtility[] = [
+    { names: ['user'], build: (principal) => userUtilityFactory(principal, services) },
+    { names: ['instance'], build: (principal) => instanceUtilityFactory(principal, services) },
+    { names: ['iam'], build: (principal) => ({ iam: createServerIamUtility(principal, services) }) },
     {
       names: ['resolve', 'uri', 'convert', 'content'],
-      build: (principal: Principal | null) => uriUtilityFactory(principal, services, prefetched),
+      build: (principal) => uriUtilityFactory(principal, services, prefetched),
     },
   ];
-  return (principal) => {
-    const utilities: PelUtilities = {};
-    for (const factory of factories) Object.assign(utilities, factory(principal, services));
-    for (const { names, build } of all) {
+  // `@property` exists only over a store that reads synchronously: decided once, not per run.
+  if (propertyUtilityAvailable(services))
+    lazy.push({ names: ['property'], build: (principal) => propertyUtilityFactory(principal, services) });
+  const descriptors = (principal: Principal | null): PropertyDescriptorMap => {
+    const map: PropertyDescriptorMap = {};
+    for (const { names, build } of lazy) {
       let made: PelUtilities | null = null;
-      for (const name of names)
-        Object.defineProperty(utilities, name, {
+      for (const name of names) {
+        map[name] = {
           enumerable: true,
           configurable: true,
-          get: () => (made ??= build(principal, services))[name],
-        });
+          get: () => (made ??= build(principal))[name],
+        };
+      }
     }
-    return utilities;
+    return map;
   };
+  return (principal) => Object.defineProperties({}, descriptors(principal)) as PelUtilities;
 }

@@ -100,16 +100,22 @@ export function createPropertyUtility(
   });
 }
 
+/** Whether `@property` exists: only over a store that reads synchronously (SQLite, or PostgreSQL's bridge). */
+export function propertyUtilityAvailable(services: { properties: PropertyService }): boolean {
+  const store = services.properties.store as Partial<SyncPropertyReader>;
+  return typeof store.getSync === 'function' && typeof store.listSync === 'function';
+}
+
 /** The factory shape of `registerUtilityFactory` (server/pipeline/pel-utilities.ts): `@property` when the store reads synchronously. */
 export function propertyUtilityFactory(
   principal: Principal | null,
   services: { properties: PropertyService },
 ): { property?: PelUtility } {
   const { properties } = services;
-  const store = properties.store as Partial<SyncPropertyReader>;
-  if (typeof store.getSync !== 'function' || typeof store.listSync !== 'function') return {};
+  if (!propertyUtilityAvailable(services)) return {};
+  const store = properties.store as unknown as SyncPropertyReader;
   const writer = properties.canWriteSync ? properties : undefined;
   return {
-    property: createPropertyUtility(store as SyncPropertyReader, properties.access, principal, writer),
+    property: createPropertyUtility(store, properties.access, principal, writer),
   };
 }
