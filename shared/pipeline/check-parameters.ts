@@ -6,6 +6,7 @@ import { checkSchema, type CheckError } from '../json-schema/check-schema';
 import { didYouMean } from './did-you-mean';
 import type { PipelineStep } from './model';
 import type { PipelineProblem } from './problem';
+import { copyPlainData } from '../values/plain-copy';
 
 const typeSchemas = new WeakMap<CommandContract, object>();
 
@@ -105,7 +106,7 @@ export function checkParameters(step: PipelineStep, contract: CommandContract): 
   }
   const staticParams: Record<string, unknown> = {};
   for (const [name, { value }] of given) {
-    if (!holdsTemplate(value)) staticParams[name] = structuredClone(value);
+    if (!holdsTemplate(value)) staticParams[name] = copyPlainData(value); // coercion below changes it
   }
   // Coercion as at run time, so that a URI's "5" for an integer parameter is fine here as it is there.
   const errors = checkSchema(typeSchemaOf(contract), staticParams, { coerceTypes: true });
