@@ -38,11 +38,14 @@ function decodeBasic(value: string): PrimaryCredential {
 export function parseAuthorization(header: string | undefined): ParsedAuthorization {
   if (header === undefined || header.trim() === '') throw unauthenticated('Authentication required.');
   if (header.length > MAX_HEADER) throw unauthenticated('Malformed Authorization header.');
-  const parts = header
-    .split(',')
-    .map((p) => p.trim())
-    .filter((p) => p.length > 0)
-    .map(parsePart);
+  // One credential (no comma) is the common case: no list to split and filter.
+  const parts = !header.includes(',')
+    ? [parsePart(header)]
+    : header
+        .split(',')
+        .map((p) => p.trim())
+        .filter((p) => p.length > 0)
+        .map(parsePart);
   const [first, ...rest] = parts;
   if (!first) throw unauthenticated('Authentication required.');
   let primary: PrimaryCredential;
