@@ -88,7 +88,7 @@ export interface IamTestServer extends TestServer {
 }
 
 /**
- * The real app on a loopback port, with an IAM that hashes at test speed, waits nothing when slowing
+ * The real app (in-process, as startTestServer's default), with an IAM that hashes at test speed, waits nothing when slowing
  * logins, and follows the given policies (brute force, token lifetimes, clock). Give `databaseFile` to start
  * again on the same database (a restart).
  */
