@@ -139,7 +139,7 @@ async function benchPublish(report: BenchReport, server: TestServer, admin: Prin
 }
 
 export default async function (report: BenchReport): Promise<void> {
-  const server = await startTestServer();
+  const server = await startTestServer({ socket: true }); // measured over a real loopback connection
   try {
     const { iam } = server.services;
     seed(server);

@@ -6,7 +6,8 @@ import { type IamTestServer, basic, startIamTestServer } from '../iam/test-iam';
 
 let server: IamTestServer;
 beforeAll(async () => {
-  server = await startIamTestServer();
+  // a real socket: some requests are raw bytes over node:net, which fetch cannot send
+  server = await startIamTestServer({ socket: true });
   await server.iam.createUser({
     username: 'alice',
     password: 'alice-pw',

@@ -18,7 +18,8 @@ let server: TestServer;
 let notPipework: Server;
 let notPipeworkUrl: string;
 beforeAll(async () => {
-  server = await startTestServer();
+  // a real socket: the pi CLI, a child process, is the client
+  server = await startTestServer({ socket: true });
   notPipework = createServer((_request, response) => {
     response.writeHead(200, { 'content-type': 'text/html' });
     response.end('<html>a web page</html>');

@@ -12,7 +12,8 @@ const work = mkdtempSync(join(tmpdir(), 'pi-history-'));
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer();
+  // a real socket: the pi CLI, a child process, is the client
+  server = await startTestServer({ socket: true });
 });
 afterAll(() => server.close());
 

@@ -14,7 +14,8 @@ const PI = fileURLToPath(new URL('../../bin/pi.js', import.meta.url));
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer();
+  // a real socket: the pi CLI, a child process, is the client
+  server = await startTestServer({ socket: true });
 });
 afterAll(() => server.close());
 

@@ -18,7 +18,8 @@ const config = join(work, 'config');
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer();
+  // a real socket: the pi CLI, a child process, is the client
+  server = await startTestServer({ socket: true });
 });
 afterAll(() => server.close());
 

@@ -20,7 +20,8 @@ if (!present) console.warn(`corpus event tests skipped: the corpus is absent (${
 
 let server: TestServer;
 beforeAll(async () => {
-  if (present) server = await startTestServer();
+  // a real socket: the pi CLI, a child process, is a client
+  if (present) server = await startTestServer({ socket: true });
 });
 afterAll(async () => {
   await server?.close();

@@ -15,7 +15,8 @@ let server: TestServer;
 let ann: Principal;
 let salesUuid: string;
 beforeAll(async () => {
-  server = await startTestServer();
+  // a real socket: event-stream clients connect over node:net
+  server = await startTestServer({ socket: true });
   const { iam } = server.services;
   salesUuid = (await iam.groups.create({ name: 'sales' })).uuid;
   ann = await iam.createUser({

@@ -4,7 +4,9 @@ import { startTestServer, type TestServer } from '../testing/test-server';
 
 let server: TestServer;
 beforeAll(async () => {
+  // a real socket: some requests are raw bytes over node:net, which fetch cannot send
   server = await startTestServer({
+    socket: true,
     env: { PIPEWORK_MAX_PIPELINE_STEPS: '50', PIPEWORK_MAX_PIPELINE_MILLIS: '3000' },
   });
 });

@@ -14,7 +14,9 @@ let server: TestServer;
 let adminRoot: string;
 beforeAll(async () => {
   // Small limits so that "large" is cheap: bodies in memory up to 1 MiB, one upload up to 4 MiB.
+  // a real socket: uploads are streamed and cut off through node:http
   server = await startTestServer({
+    socket: true,
     env: { PIPEWORK_MAX_COMMAND_BODY: String(MiB), PIPEWORK_MAX_UPLOAD: String(4 * MiB) },
   });
   const admin = await server.services.iam.principalByUsername('admin');

@@ -88,16 +88,17 @@ export interface IamTestServer extends TestServer {
 }
 
 /**
- * The real app on a loopback port, with an IAM that hashes at test speed, waits nothing when slowing
- * logins, and follows the given policies (brute force, token lifetimes, clock). Give `databaseFile` to start
- * again on the same database (a restart).
+ * The real app (in-process, as startTestServer serves it by default), with an IAM that hashes at test speed,
+ * waits nothing when slowing logins, and follows the given policies (brute force, token lifetimes, clock).
+ * Give `databaseFile` to start again on the same database (a restart), `socket` for a real loopback port.
  */
 export async function startIamTestServer(
-  options: Partial<IamOptions> & { databaseFile?: string } = {},
+  options: Partial<IamOptions> & { databaseFile?: string; socket?: boolean } = {},
 ): Promise<IamTestServer> {
-  const { databaseFile, ...iamOptions } = options;
+  const { databaseFile, socket, ...iamOptions } = options;
   const server = await startTestServer({
     databaseFile,
+    socket,
     services: { iam: { sleep: async () => {}, ...iamOptions } },
   });
   return { ...server, iam: server.services.iam };

@@ -20,7 +20,8 @@ let server: TestServer;
 let world: AttackWorld;
 
 beforeAll(async () => {
-  server = await startTestServer();
+  // a real socket: raw requests go over node:net
+  server = await startTestServer({ socket: true });
   const { iam, properties } = server.services;
   const sales = await iam.groups.create({ name: 'sales' });
   const ops = await iam.groups.create({ name: 'ops' });

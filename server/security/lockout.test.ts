@@ -50,7 +50,8 @@ async function lockFrom(server: TestServer, address: string, times = 5): Promise
 describe('lock-outs on SQLite', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ env: LIMITS });
+    // a real socket: requests come from several loopback addresses (node:http with localAddress)
+    server = await startTestServer({ socket: true, env: LIMITS });
   });
   afterAll(() => server.close());
 
@@ -109,7 +110,8 @@ describe.skipIf(pgMissing !== undefined)('lock-outs on PostgreSQL', () => {
   let server: TestServer;
   beforeAll(async () => {
     postgres = await startTestPostgres();
-    server = await startTestServer({ env: { ...LIMITS, PIPEWORK_DATABASE_URL: postgres.url } });
+    // a real socket: requests come from several loopback addresses (node:http with localAddress)
+    server = await startTestServer({ socket: true, env: { ...LIMITS, PIPEWORK_DATABASE_URL: postgres.url } });
   }, 60_000);
   afterAll(async () => {
     await server?.close();

@@ -21,7 +21,8 @@ let benRoot: string;
 let outside: string;
 
 beforeAll(async () => {
-  server = await startTestServer({ env: { PIPEWORK_MAX_DRIVE_FILE: '1000' } });
+  // a real socket: uploads are cut off mid-body through node:http
+  server = await startTestServer({ socket: true, env: { PIPEWORK_MAX_DRIVE_FILE: '1000' } });
   const { iam } = server.services;
   const a = await iam.createUser({ username: 'ann', password: 'ann-pw', roles: ['ROLE_DEVELOPER'] });
   const b = await iam.createUser({ username: 'ben', password: 'ben-pw', roles: ['ROLE_DEVELOPER'] });

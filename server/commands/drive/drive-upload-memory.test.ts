@@ -12,7 +12,8 @@ import { basicAuth, startTestServer, type TestServer } from '../../testing/test-
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer();
+  // a real socket: uploads are streamed through node:http
+  server = await startTestServer({ socket: true });
 });
 afterAll(() => server.close());
 

@@ -11,7 +11,8 @@ import { callCommand, codeOf } from '../../testing/command-forms';
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer();
+  // a real socket: uploads are streamed through node:http
+  server = await startTestServer({ socket: true });
   await server.services.properties.create(await server.services.iam.principalByUsername('admin'), {
     key: 'global/docs/a',
     value: 'doc',
