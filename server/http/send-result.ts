@@ -96,7 +96,7 @@ export async function sendResult(res: Response, value: unknown): Promise<void> {
 
 /**
  * A text answer as it is: no ETag (Express's `send` hashes every body for one; a run's answer is not a
- * cacheable document, and the real product sends none).
+ * cacheable document, and the real product's documentation names no conditional requests).
  */
 function sendText(res: Response, contentType: string, text: string): void {
   res.setHeader('Content-Type', contentType);
