@@ -1,7 +1,8 @@
 /**
  * The HTTP server around the app, with the listener's limits for slow clients: slow headers and slow bodies are
- * cut off (Node answers 408) while other clients are served. Its requests are born as the app's (`app-request-classes.ts`). Node checks these limits on a timer
- * (`connectionsCheckingInterval`, 30 s by default), so it is set to a fraction of the shortest limit.
+ * cut off (Node answers 408) while other clients are served. Node checks these limits on a timer
+ * (`connectionsCheckingInterval`, 30 s by default), so it is set to a fraction of the shortest limit. Its
+ * requests and responses are born as the app's (`app-request-classes.ts`).
  */
 import { createServer, type Server } from 'node:http';
 import type { Express } from 'express';
