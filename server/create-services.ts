@@ -109,8 +109,8 @@ export async function createServices(
       authenticator: iam.authenticator,
       commands,
       ...properties,
-      dataSources: new DataSources(config.sql, (name, configuredBy) =>
-        secrets.installationCredentials(name, configuredBy),
+      dataSources: new DataSources(config.sql, (mask, name, configuredBy) =>
+        secrets.installationCredentials(mask, name, configuredBy),
       ),
       drive: new DriveService(config.drive ?? loadDriveConfig({}, config.dataDir)),
       mail,

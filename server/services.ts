@@ -23,6 +23,7 @@ import type { WebhookStore } from './webhooks';
 import type { RunService } from './runs/run-service';
 import type { Metrics } from './metrics/metrics';
 import type { StoredPipelineCache } from './pipeline/stored-pipeline-cache';
+import type { RunScope } from './runs/run-scope';
 
 export interface ServerServices {
   config: ServerConfig;
@@ -64,4 +65,6 @@ export interface ServerServices {
   metrics: Metrics;
   /** Stored pipelines parsed once per version, for `POST /api/v3/pipeline:<key>`. */
   storedPipelines: StoredPipelineCache;
+  /** The run these services were handed to (a command's `ctx.services`); absent outside runs. */
+  run?: RunScope;
 }

@@ -1,12 +1,17 @@
 /** The configured data sources, each opened on first use and closed with the server. */
 import { PipeworkError } from '../../shared/errors';
+import type { SecretMask } from '../runs/secret-mask';
 import type { DataSource, QueryResult, SqlParams } from './data-source';
 import { readSqlConfig, type DataSourceConfig, type SqlConfig } from './datasource-config';
 import { PostgresDataSource } from './postgres-data-source';
 import { SqliteDataSource } from './sqlite-data-source';
 
-/** The user and password of an installation secret a data source names (`SecretService`). */
+/**
+ * The user and password of an installation secret a data source names (`SecretService`), registered with
+ * the mask of the run that opens the source.
+ */
 export type DataSourceCredentials = (
+  mask: SecretMask,
   secret: string,
   configuredBy: string,
 ) => Promise<{ username: string; password: string }>;
@@ -48,25 +53,27 @@ export class DataSources {
   }
 
   /** The source, opened on first use (once, however many calls ask at the same time). */
-  private get(config: DataSourceConfig): Promise<DataSource> {
+  private get(config: DataSourceConfig, mask: SecretMask): Promise<DataSource> {
     let source = this.open.get(config.name);
     if (!source) {
-      source = this.opened(config);
+      source = this.opened(config, mask);
       this.open.set(config.name, source);
       source.catch(() => this.open.delete(config.name));
     }
     return source;
   }
 
-  private async opened(config: DataSourceConfig): Promise<DataSource> {
+  private async opened(config: DataSourceConfig, mask: SecretMask): Promise<DataSource> {
     if (config.kind === 'sqlite') return new SqliteDataSource(config);
     if (config.secret === undefined) return new PostgresDataSource(config);
     const setting = `PIPEWORK_DATASOURCE_${config.name.toUpperCase()}_SECRET`;
     if (!this.credentials) throw new Error(`${setting} is set, but this service has no secrets`);
-    return new PostgresDataSource(config, await this.credentials(config.secret, setting));
+    return new PostgresDataSource(config, await this.credentials(mask, config.secret, setting));
   }
 
+  /** `mask`: the calling run's, for the credentials of a source it opens. */
   async query(
+    mask: SecretMask,
     datasource: string,
     sql: string,
     params: SqlParams,
@@ -74,7 +81,7 @@ export class DataSources {
   ): Promise<QueryResult> {
     const { maxRows, timeoutMillis } = this.config;
     const config = this.configOf(datasource);
-    const pending = this.get(config);
+    const pending = this.get(config, mask);
     const source = await pending;
     try {
       return await source.query(sql, params, { maxRows, timeoutMillis }, signal);

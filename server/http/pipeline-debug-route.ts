@@ -15,7 +15,8 @@ import { authorizeCommand } from '../pipeline/authorize-command';
 import { PinningRegistry } from '../pipeline/pinning-registry';
 import { pinsForRun, pinsForScript, type Pin } from '../runs/pins';
 import { maskedError } from '../pipeline/execute-pipeline';
-import { withSecretMask, type SecretMask } from '../runs/secret-mask';
+import { servicesInRun } from '../runs/run-scope';
+import { SecretMask } from '../runs/secret-mask';
 import { utilitiesFor } from '../pipeline/pel-utilities';
 import { errorBeforeRun } from '../pipeline/validate-before-run';
 import {
@@ -111,7 +112,7 @@ export function pipelineDebugRoutes(services: ServerServices, caller: RequestHan
     debugRunEndpoint,
     [caller],
     async ({ body, req, res }) => {
-      await withSecretMask((mask) => debugRun(services, mask, readRequest(body), req, res));
+      await debugRun(services, new SecretMask(), readRequest(body), req, res);
       return undefined;
     },
     { maxBodyBytes: services.config.limits.pipelineBodyBytes * 2 },
@@ -150,11 +151,11 @@ async function debugRun(
   const runRegistry = new RecordingRegistry(pinning, request.seed ? [seedCommand(request.seed)] : []);
   let result: RunResult;
   try {
-    const debugRun = (cancellation: Cancellation) =>
+    const debugRun = (cancellation: Cancellation, runId?: string) =>
       services.runSlots.run(res.locals.principal, cancellation, (maxMillis) =>
         runPipeline(script, {
           registry: runRegistry,
-          services,
+          services: servicesInRun(services, { mask, runId, nesting: 0 }),
           principal: res.locals.principal,
           utilities: utilitiesFor(services),
           authorize: (principal, contract) => {
@@ -179,7 +180,7 @@ async function debugRun(
             ),
         }),
       );
-    // Recorded like every run (trigger `workbench`), when the history is on; inside the mask, so masked too.
+    // Recorded like every run (trigger `workbench`), when the history is on; with the run's mask, so masked too.
     result = services.runs.config.enabled
       ? await services.runs.recorder.record(
           script,
@@ -190,8 +191,9 @@ async function debugRun(
             source: { text: request.pipeline, form: request.form },
             trace: true,
             cancellation: clientGone(res),
+            mask,
           },
-          (run) => debugRun(run.cancellation),
+          (run) => debugRun(run.cancellation, run.id),
         )
       : await debugRun(clientGone(res));
   } catch (error) {

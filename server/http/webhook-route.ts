@@ -16,7 +16,7 @@ import { scriptWith } from '../../shared/pipeline';
 import { executePipeline } from '../pipeline/execute-pipeline';
 import { readStoredCode } from '../pipeline/stored-code-run-as';
 import { startAsyncRun } from '../runs/async-runs';
-import { withSecretMask } from '../runs/secret-mask';
+import { SecretMask } from '../runs/secret-mask';
 import type { ServerServices } from '../services';
 import { signatureHeaderOf, verifyWebhookSignature, type Webhook } from '../webhooks';
 import { sendAsyncStarted } from './async-answer';
@@ -62,7 +62,7 @@ async function signedByCreator(
 ): Promise<boolean> {
   try {
     // A mask of its own: the secret is used here, outside any run, and never reaches one.
-    const material = await withSecretMask(() => services.secrets.use(creator, webhook.secretName!));
+    const material = await services.secrets.use(new SecretMask(), creator, webhook.secretName!);
     return material.format === 'secret-text' && verifyWebhookSignature(material.text, bytes, signature);
   } catch (error) {
     if (isPipeworkError(error)) return false; // the secret is gone, or no longer the creator's to use

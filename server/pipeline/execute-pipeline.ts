@@ -10,7 +10,8 @@ import type { RunTrigger } from '../runs/run-trigger';
 import type { ServerServices } from '../services';
 import { authorizeCommand } from './authorize-command';
 import { utilitiesFor } from './pel-utilities';
-import { withSecretMask, type SecretMask } from '../runs/secret-mask';
+import { servicesInRun } from '../runs/run-scope';
+import { SecretMask } from '../runs/secret-mask';
 import { errorBeforeRun, type AuthorizeStep } from './validate-before-run';
 
 export type { RunTrigger, RunTriggerKind } from '../runs/run-trigger';
@@ -35,7 +36,7 @@ export interface ExecuteOptions {
   publicCommand?: string;
   /** The run's id when it was handed out before the run (async runs: `startAsyncRun`). */
   runId?: string;
-  /** The run that started this one, when not the run this code runs inside (a re-run: the run it repeats). */
+  /** The run that started this one, when not the run of the services given (a re-run: the run it repeats). */
   parentRunId?: string;
   /** The pipeline's text, kept in the run history so an inline run can be repeated. */
   source?: { text: string; form: 'yaml' | 'json' | 'uri' };
@@ -61,25 +62,39 @@ export function registerStepPreparer(factory: StepPreparerFactory | null): void 
 
 const LOG_METHODS = { TRACE: 'trace', DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error' } as const;
 
+/**
+ * Runs the pipeline as a run of its own. `services` may be a running pipeline's (`ctx.services`): a run
+ * started in place shares that run's secret mask and nesting and is recorded as its child; a top-level run
+ * started from a pipeline (async) gets a mask of its own.
+ */
 export function executePipeline(
   services: ServerServices,
   script: PipelineScript,
   options: ExecuteOptions,
 ): Promise<RunResult> {
+  const caller = services.run;
+  const inPlace = caller !== undefined && options.topLevel !== true;
+  const mask = inPlace ? caller.mask : new SecretMask();
+  const nesting = inPlace ? caller.nesting : 0;
   const runs = services.runs;
   // Async runs are always recorded (their poller reads the record); the others when the history is on.
-  if (!runs || (!runs.config.enabled && options.runId === undefined))
-    return schedule(services, script, options);
-  // The run's secret mask encloses the recorder too, so what the history keeps is masked like the answer.
-  return withSecretMask(() =>
-    runs.recorder.record(script, options, (run) => schedule(services, script, options, run)),
-  );
+  if (!runs || (!runs.config.enabled && options.runId === undefined)) {
+    const inRun = servicesInRun(services, { mask, runId: undefined, nesting });
+    return schedule(inRun, script, options, mask);
+  }
+  // The recorder masks what the history keeps with the run's mask, as the answer is masked.
+  const recorded = { ...options, parentRunId: options.parentRunId ?? caller?.runId, mask };
+  return runs.recorder.record(script, recorded, (run) => {
+    const inRun = servicesInRun(services, { mask, runId: run.id, nesting });
+    return schedule(inRun, script, options, mask, run);
+  });
 }
 
 function schedule(
   services: ServerServices,
   script: PipelineScript,
   options: ExecuteOptions,
+  mask: SecretMask,
   run?: ActiveRun,
 ): Promise<RunResult> {
   const recorded: ExecuteOptions = run
@@ -93,26 +108,25 @@ function schedule(
   if (invalid) return Promise.reject(invalid);
   if (options.topLevel) {
     return services.runSlots.run(options.principal, recorded.cancellation, (maxMillis) =>
-      runOnServer(services, script, recorded, maxMillis, run),
+      runOnServer(services, script, recorded, maxMillis, mask, run),
     );
   }
-  return runOnServer(services, script, recorded, services.config.limits.pipelineMillis, run);
+  return runOnServer(services, script, recorded, services.config.limits.pipelineMillis, mask, run);
 }
 
-function runOnServer(
+async function runOnServer(
   services: ServerServices,
   script: PipelineScript,
   options: ExecuteOptions,
   maxMillis: number,
+  mask: SecretMask,
   run?: ActiveRun,
 ): Promise<RunResult> {
-  return withSecretMask(async (mask) => {
-    try {
-      return maskedResult(mask, await runMasked(services, script, options, maxMillis, mask, run));
-    } catch (error) {
-      throw maskedError(mask, error);
-    }
-  });
+  try {
+    return maskedResult(mask, await runMasked(services, script, options, maxMillis, mask, run));
+  } catch (error) {
+    throw maskedError(mask, error);
+  }
 }
 
 /** The result with the run's secret values masked in its body, trace and final message. */

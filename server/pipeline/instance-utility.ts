@@ -65,13 +65,14 @@ export function instanceInfo(
   };
 }
 
-const built = new WeakMap<ServerServices, PelUtilities>();
+/** By the services' configuration: the same for every run's view of the services (`run-scope.ts`). */
+const built = new WeakMap<ServerServices['config'], PelUtilities>();
 
 export function instanceUtilityFactory(_principal: unknown, services: ServerServices): PelUtilities {
-  let utilities = built.get(services);
+  let utilities = built.get(services.config);
   if (!utilities) {
     utilities = { instance: createInstanceUtility(instanceInfo(services)) };
-    built.set(services, utilities);
+    built.set(services.config, utilities);
   }
   return utilities;
 }

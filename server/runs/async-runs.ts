@@ -19,7 +19,14 @@ export async function startAsyncRun(
   const trigger = options.trigger ?? { kind: 'async' as const };
   const record = runs.recorder.newRun(
     script,
-    { ...options, trigger, keepOutput: true, async: true },
+    // Its parent is the run that started it, when a pipeline did.
+    {
+      ...options,
+      trigger,
+      keepOutput: true,
+      async: true,
+      parentRunId: options.parentRunId ?? services.run?.runId,
+    },
     'queued',
   );
   const user = slotKeyOf(options.principal);

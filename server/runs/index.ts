@@ -10,7 +10,7 @@ import { SqliteRunWriter } from './sqlite-run-writer';
 
 export { startAsyncRun } from './async-runs';
 export { RunStore, pipelineRefOf, type RunFilter } from './run-store';
-export { RunRecorder, currentRunId, type ActiveRun, type RecordRequest } from './run-recorder';
+export { RunRecorder, type ActiveRun, type RecordRequest } from './run-recorder';
 export { RunService } from './run-service';
 export { loadRunHistoryConfig, DEFAULT_RUN_HISTORY, type RunHistoryConfig } from './run-history-config';
 export { redact, addStringRedactor, isSecretName, REDACTED } from './redact';

@@ -3,7 +3,7 @@
  * anything a registered redactor recognises (the secrets store adds one for its values).
  */
 
-import { currentSecretMask } from './secret-mask';
+import type { SecretMask } from './secret-mask';
 
 /** Names whose values are replaced: passwords, secrets, tokens, credentials, API keys, Authorization. */
 const SECRET_NAME =
@@ -25,10 +25,10 @@ export function addStringRedactor(redactor: StringRedactor): () => void {
   };
 }
 
-function redactString(text: string): string {
-  // The secret values the current run used (registered by the commands that resolved them).
-  // ... and the values the run decrypted, which its caller sees but the history must not keep.
-  let out = currentSecretMask()?.recordText(text) ?? text;
+function redactString(text: string, mask: SecretMask | undefined): string {
+  // The secret values the run used (registered by the commands that resolved them), and the values the
+  // run decrypted, which its caller sees but the history must not keep.
+  let out = mask ? mask.recordText(text) : text;
   for (const redactor of stringRedactors) out = redactor(out);
   return out;
 }
@@ -38,8 +38,8 @@ const SECRET_IN_TEXT =
   /((?:pass(?:word|wd)?|pwd|secret|token|credential|authori[sz]ation|api[-_]?key|private[-_]?key|cookie)[\w-]*["']?\s*[:=]\s*)("[^"\n]*"|'[^'\n]*'|[^\s,}&]+)/gi;
 
 /** Pipeline text with the values written after secret-like names replaced (and the string rules applied). */
-export function redactText(text: string): string {
-  return redactString(text.replace(SECRET_IN_TEXT, `$1${REDACTED}`));
+export function redactText(text: string, mask?: SecretMask): string {
+  return redactString(text.replace(SECRET_IN_TEXT, `$1${REDACTED}`), mask);
 }
 
 /** Whether a parameter, var or header of this name holds a secret. */
@@ -49,15 +49,16 @@ export function isSecretName(name: string): boolean {
 
 /**
  * A copy of a JSON-like value (as the trace records it) with secret-named members replaced by `***`.
- * Values are already bounded by the trace, so the walk is bounded too.
+ * Values are already bounded by the trace, so the walk is bounded too. `mask`: the run's secret values.
  */
-export function redact(value: unknown, depth = 0): unknown {
-  if (typeof value === 'string') return redactString(value);
+export function redact(value: unknown, mask?: SecretMask, depth = 0): unknown {
+  if (typeof value === 'string') return redactString(value, mask);
   if (value === null || typeof value !== 'object' || depth > 64) return value;
-  if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1));
+  if (Array.isArray(value)) return value.map((item) => redact(item, mask, depth + 1));
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
-    out[key] = isSecretName(key) && item !== null && item !== undefined ? REDACTED : redact(item, depth + 1);
+    out[key] =
+      isSecretName(key) && item !== null && item !== undefined ? REDACTED : redact(item, mask, depth + 1);
   }
   return out;
 }
@@ -70,13 +71,13 @@ const NOT_PLAIN = Symbol('not plain JSON');
  * booleans, null) of at most about `maxChars` characters as JSON; undefined when it is anything else, so the
  * caller takes its slower general path. Counts size as `stringifyBounded` does.
  */
-export function redactedJsonCopy(value: unknown, maxChars: number): unknown {
+export function redactedJsonCopy(value: unknown, maxChars: number, mask?: SecretMask): unknown {
   let size = 0;
   const copy = (item: unknown, depth: number): unknown => {
     if (typeof item === 'string') {
       size += item.length + 2;
       if (size > maxChars) throw NOT_PLAIN;
-      return redactString(item);
+      return redactString(item, mask);
     }
     if (item === null || typeof item === 'boolean') {
       size += 5;

@@ -4,7 +4,6 @@
  * readable (on any instance) as soon as its id is handed out. Successful runs keep their step trace only
  * when sampled (`traceSample`); failed ones keep their failed step and the message it saw.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash, randomUUID } from 'node:crypto';
 import type { Principal } from '../../shared/auth';
 import { isPipeworkError, PipeworkError } from '../../shared/errors';
@@ -17,6 +16,7 @@ import { recordMessage } from '../pipeline/step-messages';
 import type { LastStepRegistry } from './last-step-registry';
 import { redact, redactedJsonCopy, redactText } from './redact';
 import { RunCancellation } from './run-cancellation';
+import type { SecretMask } from './secret-mask';
 import type { RunHistoryConfig } from './run-history-config';
 import type { RunDetail, RunError, RunResumePoint, RunStatus } from './run-records';
 import type { RunStore, RunWrite } from './run-store';
@@ -38,8 +38,10 @@ export interface RecordRequest {
   pipelineKey?: string;
   /** A run id handed out before the run starts (async runs). */
   runId?: string;
-  /** The run that started this one; by default the run this code runs inside. */
+  /** The run that started this one (the run a command started it from, or the run a re-run repeats). */
   parentRunId?: string;
+  /** The run's secret values: what the history keeps of the run is masked with them too. */
+  mask?: SecretMask;
   /** The pipeline's text, kept so the run can be repeated (inline runs). */
   source?: { text: string; form: 'yaml' | 'json' | 'uri' };
   /** Keep the final body (async runs: what the poller fetches). */
@@ -63,13 +65,6 @@ export interface ActiveRun {
 
 /** Told of every finished run (the metrics). */
 export type RunListener = (run: RunDetail) => void;
-
-const current = new AsyncLocalStorage<string>();
-
-/** The id of the run the calling code runs inside, if any. */
-export function currentRunId(): string | undefined {
-  return current.getStore();
-}
 
 const hashes = new WeakMap<object, string>();
 
@@ -120,19 +115,19 @@ function redactSource(source: RunDetail['source']): RunDetail['source'] {
 }
 
 /** A value kept exactly when it is small JSON, else as the trace's stand-in. */
-function keptValue(value: unknown, maxChars: number): unknown {
+function keptValue(value: unknown, maxChars: number, mask: SecretMask | undefined): unknown {
   if (value === undefined || value === null) return null;
-  const plain = redactedJsonCopy(value, maxChars);
+  const plain = redactedJsonCopy(value, maxChars, mask);
   if (plain !== undefined) return plain;
   if (
     typeof value === 'object' &&
     !Array.isArray(value) &&
     Object.getPrototypeOf(value) !== Object.prototype
   ) {
-    return redact(traceValue(value));
+    return redact(traceValue(value), mask);
   }
   const json = stringifyBounded(value, maxChars);
-  return redact(json.ok ? (JSON.parse(json.text) as unknown) : traceValue(value));
+  return redact(json.ok ? (JSON.parse(json.text) as unknown) : traceValue(value), mask);
 }
 
 function errorOf(error: unknown): RunError {
@@ -217,7 +212,7 @@ export class RunRecorder {
       // A command call's source is made from its script: its text's hash (kept for the next call) is the hash.
       pipelineHash: hashOf(script, source?.text),
       trigger: request.trigger ?? { kind: 'http' },
-      parentId: request.parentRunId ?? currentRunId() ?? null,
+      parentId: request.parentRunId ?? null,
       username: principal?.username ?? null,
       userUuid: principal?.uuid ?? null,
       status,
@@ -230,14 +225,14 @@ export class RunRecorder {
       instance: this.instanceId,
       async: request.async === true,
       source: redactSource(source),
-      input: keptValue(script.body, MAX_EXACT_VALUE_CHARS),
+      input: keptValue(script.body, MAX_EXACT_VALUE_CHARS, request.mask),
       output: null,
       steps: null,
       resume: null,
     };
   }
 
-  /** Runs `execute` as a recorded run: the run id is the current run for everything it starts. */
+  /** Runs `execute` as a recorded run (`execute` hands the run's id to the services its commands get). */
   async record(
     script: PipelineScript,
     request: RecordRequest,
@@ -259,18 +254,19 @@ export class RunRecorder {
     this.active.set(record.id, active);
     if (existing) this.enqueue({ ...record });
     try {
-      const result = await current.run(record.id, () => execute(active));
+      const result = await execute(active);
       record.status = 'succeeded';
       record.stepsExecuted = result.stepsExecuted;
-      if (traced && result.trace) record.steps = redact(result.trace) as TraceStep[];
-      if (request.keepOutput) record.output = keptValue(result.body, MAX_ASYNC_OUTPUT_CHARS);
-      else if (traced) record.output = keptValue(result.body, MAX_EXACT_VALUE_CHARS);
+      const mask = request.mask;
+      if (traced && result.trace) record.steps = redact(result.trace, mask) as TraceStep[];
+      if (request.keepOutput) record.output = keptValue(result.body, MAX_ASYNC_OUTPUT_CHARS, mask);
+      else if (traced) record.output = keptValue(result.body, MAX_EXACT_VALUE_CHARS, mask);
       if (!request.trace) delete result.trace;
       return result;
     } catch (error) {
       record.status = active.cancellation.cancelled ? 'cancelled' : 'failed';
       record.error = errorOf(error);
-      this.noteFailure(record, active, error);
+      this.noteFailure(record, active, error, request.mask);
       throw request.trace ? error : withoutTrace(error);
     } finally {
       this.active.delete(record.id);
@@ -282,16 +278,21 @@ export class RunRecorder {
   }
 
   /** The failed step: its trace (when traced) or a one-step stand-in, and the message it saw. */
-  private noteFailure(record: RunDetail, active: ActiveRun, error: unknown): void {
+  private noteFailure(
+    record: RunDetail,
+    active: ActiveRun,
+    error: unknown,
+    mask: SecretMask | undefined,
+  ): void {
     const trace = isPipeworkError(error) ? error.details.trace : undefined;
-    if (Array.isArray(trace)) record.steps = redact(trace) as TraceStep[];
+    if (Array.isArray(trace)) record.steps = redact(trace, mask) as TraceStep[];
     const registry = active.steps;
     const failedIndex = record.error?.commandIndex;
     if (registry?.lastScope && failedIndex !== undefined && failedIndex === registry.lastIndex) {
       const { message, exact } = recordMessage(registry.lastScope);
       const resume: RunResumePoint = {
         stepIndex: failedIndex,
-        message: redact(message) as RunResumePoint['message'],
+        message: redact(message, mask) as RunResumePoint['message'],
         exact,
       };
       record.resume = resume;

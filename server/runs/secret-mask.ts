@@ -2,9 +2,8 @@
  * The secret values a run has used, so that nothing the run gives back (its body, trace, log lines, error
  * messages) carries them: a command that resolves a secret registers its value here, and the run's edges
  * (`execute-pipeline.ts`, later the run records) mask every text through it. Nested runs share their
- * top-level run's mask, found through AsyncLocalStorage.
+ * top-level run's mask, which reaches them on their services (`run-scope.ts`).
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 
 export const MASK = '*****';
 /** Values shorter than this are not masked in free text: "a" would blank out every text. */
@@ -80,34 +79,4 @@ export class SecretMask {
     if (error.stack) error.stack = this.text(error.stack);
     return error;
   }
-}
-
-const current = new AsyncLocalStorage<SecretMask>();
-
-/** The mask of the run this code is part of, if any. */
-export function currentSecretMask(): SecretMask | undefined {
-  return current.getStore();
-}
-
-/** Runs `work` with a mask: the current run's one when nested, else a new one (returned with the result). */
-export function withSecretMask<T>(work: (mask: SecretMask) => Promise<T>): Promise<T> {
-  const outer = current.getStore();
-  if (outer) return work(outer);
-  const mask = new SecretMask();
-  return current.run(mask, () => work(mask));
-}
-
-/** Keeps values out of the current run's history (not out of its answer); outside a run there is none. */
-export function registerRecordOnlyValue(...values: string[]): void {
-  current.getStore()?.registerForRecords(...values);
-}
-
-/**
- * Registers a secret value with the current run. A secret used outside a run (no mask) is refused: its value
- * could otherwise leave unmasked.
- */
-export function registerSecretValue(...values: string[]): void {
-  const mask = current.getStore();
-  if (!mask) throw new Error('a secret was used outside a pipeline run');
-  mask.register(...values);
 }

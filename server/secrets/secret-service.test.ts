@@ -10,7 +10,8 @@ import { TEST_HASH_COST } from '../iam';
 import { testConfig } from '../iam/test-iam';
 import { BUILT_IN_ROLES } from '../commands/command-roles';
 import { silentLogger } from '../logging/logger';
-import { withSecretMask } from '../runs/secret-mask';
+import { runMaskOf } from '../runs/run-scope';
+import { SecretMask } from '../runs/secret-mask';
 import { makePrincipal } from '../store/test-fixtures';
 import { openDatabase } from '../db/open-database';
 import { SqliteSqlPort } from '../db/sql';
@@ -22,7 +23,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 const backends = sqlBackends('secret');
 
 const VALUE = 'tok-3f9a1c77e2d04b8e';
-const inRun = <T>(work: () => Promise<T>) => withSecretMask(() => work());
+const mask = new SecretMask();
 
 describe.each(backends)('secrets on %s', (name, open, skip) => {
   it.skipIf(skip)(
@@ -50,20 +51,22 @@ describe.each(backends)('secrets on %s', (name, open, skip) => {
         const ben = makePrincipal('ben-uuid');
         const admin = makePrincipal('admin-uuid', { admin: true });
 
-        const info = await inRun(() =>
-          secrets.put(ann, { name: 'crm', format: 'bearer', secret: `Bearer: ${VALUE}` }),
-        );
+        const info = await secrets.put(mask, ann, {
+          name: 'crm',
+          format: 'bearer',
+          secret: `Bearer: ${VALUE}`,
+        });
         expect(info).toMatchObject({ name: 'crm', format: 'bearer', scope: 'user', createdBy: 'ann-uuid' });
         expect(JSON.stringify(info)).not.toContain(VALUE);
         const row = await sql.get<{ sealed: string; key_id: string }>('SELECT sealed, key_id FROM secret');
         expect(row!.sealed).not.toContain(VALUE);
         expect(Buffer.from(row!.sealed, 'base64').toString('latin1')).not.toContain(VALUE);
 
-        expect(await inRun(() => secrets.use(ann, 'crm'))).toEqual({ format: 'bearer', token: VALUE });
-        await expect(inRun(() => secrets.use(ben, 'crm'))).rejects.toMatchObject({ code: 'NOT_FOUND' });
+        expect(await secrets.use(mask, ann, 'crm')).toEqual({ format: 'bearer', token: VALUE });
+        await expect(secrets.use(mask, ben, 'crm')).rejects.toMatchObject({ code: 'NOT_FOUND' });
         expect(await secrets.list(ben)).toEqual([]);
         // Code ann stored, run by ben: ben's run may not reach ann's secret; ben's code run by ann neither.
-        await expect(inRun(() => secrets.use({ ...ann, limitedBy: [ben] }, 'crm'))).rejects.toMatchObject({
+        await expect(secrets.use(mask, { ...ann, limitedBy: [ben] }, 'crm')).rejects.toMatchObject({
           code: 'FORBIDDEN',
         });
 
@@ -74,9 +77,7 @@ describe.each(backends)('secrets on %s', (name, open, skip) => {
           ['bearer', 'Bearer: two words'],
           ['header', 'Host: evil.example'],
         ] as const) {
-          await expect(
-            inRun(() => secrets.put(ann, { name: 'bad', format, secret: bad })),
-          ).rejects.toMatchObject({
+          await expect(secrets.put(mask, ann, { name: 'bad', format, secret: bad })).rejects.toMatchObject({
             code: 'PARAM_INVALID',
           });
         }
@@ -85,60 +86,52 @@ describe.each(backends)('secrets on %s', (name, open, skip) => {
         // A group's secret: its members use it; a non-member may not write it.
         const group = await iam.groups.create({ name: 'Sales' });
         await expect(
-          inRun(() =>
-            secrets.put(ben, {
-              name: 'smtp',
-              format: 'username-password',
-              secret: 'robot:pw-1234',
-              scope: 'group',
-              scopeName: 'Sales',
-            }),
-          ),
-        ).rejects.toMatchObject({ code: 'FORBIDDEN' });
-        await inRun(() =>
-          secrets.put(admin, {
+          secrets.put(mask, ben, {
             name: 'smtp',
             format: 'username-password',
             secret: 'robot:pw-1234',
             scope: 'group',
             scopeName: 'Sales',
           }),
-        );
+        ).rejects.toMatchObject({ code: 'FORBIDDEN' });
+        await secrets.put(mask, admin, {
+          name: 'smtp',
+          format: 'username-password',
+          secret: 'robot:pw-1234',
+          scope: 'group',
+          scopeName: 'Sales',
+        });
         const member = makePrincipal('cy-uuid', { groups: [group.uuid] });
-        expect(await inRun(() => secrets.use(member, 'smtp'))).toMatchObject({
+        expect(await secrets.use(mask, member, 'smtp')).toMatchObject({
           username: 'robot',
           password: 'pw-1234',
         });
-        await expect(inRun(() => secrets.use(ben, 'smtp'))).rejects.toMatchObject({ code: 'NOT_FOUND' });
+        await expect(secrets.use(mask, ben, 'smtp')).rejects.toMatchObject({ code: 'NOT_FOUND' });
 
         // The installation's: admins, or who holds CAN_USE_SECRET_<name>.
         await expect(
-          inRun(() =>
-            secrets.put(ann, {
-              name: 'global',
-              format: 'secret-text',
-              secret: 'text-5678',
-              scope: 'installation',
-            }),
-          ),
-        ).rejects.toMatchObject({ code: 'FORBIDDEN' });
-        await inRun(() =>
-          secrets.put(admin, {
+          secrets.put(mask, ann, {
             name: 'global',
             format: 'secret-text',
             secret: 'text-5678',
             scope: 'installation',
           }),
-        );
-        await expect(inRun(() => secrets.use(ann, 'global'))).rejects.toMatchObject({ code: 'NOT_FOUND' });
+        ).rejects.toMatchObject({ code: 'FORBIDDEN' });
+        await secrets.put(mask, admin, {
+          name: 'global',
+          format: 'secret-text',
+          secret: 'text-5678',
+          scope: 'installation',
+        });
+        await expect(secrets.use(mask, ann, 'global')).rejects.toMatchObject({ code: 'NOT_FOUND' });
         const granted = { ...ann, roles: new Set([...ann.roles, 'CAN_USE_SECRET_global']) };
-        expect(await inRun(() => secrets.use(granted, 'global'))).toEqual({
+        expect(await secrets.use(mask, granted, 'global')).toEqual({
           format: 'secret-text',
           text: 'text-5678',
         });
 
-        // Used outside a run, a value could leave unmasked: refused.
-        await expect(secrets.use(ann, 'crm')).rejects.toThrow(/outside a pipeline run/);
+        // Used outside a run, a value could leave unmasked: there is no mask to use it with.
+        expect(() => runMaskOf({})).toThrow(/outside a pipeline run/);
 
         // Rotation: a new key file, every value re-sealed, nothing lost; the old key is gone.
         const oldKey = readFileSync(keyFile, 'utf8');
@@ -146,20 +139,23 @@ describe.each(backends)('secrets on %s', (name, open, skip) => {
         expect(rotated.resealed).toBe(3);
         expect(readFileSync(keyFile, 'utf8')).not.toBe(oldKey);
         expect(statSync(keyFile).mode & 0o777).toBe(0o600);
-        expect(await inRun(() => secrets.use(ann, 'crm'))).toEqual({ format: 'bearer', token: VALUE });
+        expect(await secrets.use(mask, ann, 'crm')).toEqual({ format: 'bearer', token: VALUE });
         const keyIds = await sql.all<{ key_id: string }>('SELECT DISTINCT key_id FROM secret');
         expect(keyIds).toEqual([{ key_id: rotated.keyId }]);
         // Another instance (a fresh service on the same files) opens them with the new key file.
         const again = await createSecretService(sql, iam, loadSecretKeyConfig({}, dir));
-        expect(await inRun(() => again.use(member, 'smtp'))).toMatchObject({ password: 'pw-1234' });
+        expect(await again.use(mask, member, 'smtp')).toMatchObject({ password: 'pw-1234' });
 
         // A time to live: gone for use at once, deleted by the cleanup.
-        await inRun(() =>
-          secrets.put(ann, { name: 'brief', format: 'secret-text', secret: 'short-lived', timeToLive: 1 }),
-        );
+        await secrets.put(mask, ann, {
+          name: 'brief',
+          format: 'secret-text',
+          secret: 'short-lived',
+          timeToLive: 1,
+        });
         const later = await createSecretService(sql, iam, loadSecretKeyConfig({}, dir));
         Object.assign(later, { now: () => Date.now() + 61_000 });
-        await expect(inRun(() => later.use(ann, 'brief'))).rejects.toMatchObject({ code: 'NOT_FOUND' });
+        await expect(later.use(mask, ann, 'brief')).rejects.toMatchObject({ code: 'NOT_FOUND' });
         expect(await later.deleteExpired()).toBe(1);
         expect(await secrets.delete(ann, 'crm', {})).toBe(true);
         expect(await secrets.delete(ann, 'crm', {})).toBe(false);
@@ -192,9 +188,7 @@ describe('the master key', () => {
         iam,
         loadSecretKeyConfig({ PIPEWORK_SECRETS_KEY: key }, dir),
       );
-      await inRun(() =>
-        secrets.put(makePrincipal('u'), { name: 'k', format: 'secret-text', secret: 'value-123' }),
-      );
+      await secrets.put(mask, makePrincipal('u'), { name: 'k', format: 'secret-text', secret: 'value-123' });
       expect(() => statSync(join(dir, 'secrets.key'))).toThrow();
       // Another key cannot open it (and says so without the value).
       const other = await createSecretService(
@@ -202,7 +196,7 @@ describe('the master key', () => {
         iam,
         loadSecretKeyConfig({ PIPEWORK_SECRETS_KEY: Buffer.alloc(32, 8).toString('base64') }, dir),
       );
-      await expect(inRun(() => other.use(makePrincipal('u'), 'k'))).rejects.toThrow(/lacks/);
+      await expect(other.use(mask, makePrincipal('u'), 'k')).rejects.toThrow(/lacks/);
       // The previous key reads it, and a rotation re-seals it under the new one.
       const rotating = await createSecretService(
         sql,
@@ -216,7 +210,7 @@ describe('the master key', () => {
         ),
       );
       expect((await rotating.rotateKey()).resealed).toBe(1);
-      expect(await inRun(() => other.use(makePrincipal('u'), 'k'))).toEqual({
+      expect(await other.use(mask, makePrincipal('u'), 'k')).toEqual({
         format: 'secret-text',
         text: 'value-123',
       });

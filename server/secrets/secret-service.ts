@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { hasPermission, isAdmin, type Principal } from '../../shared/auth';
 import { PipeworkError } from '../../shared/errors';
 import type { IamService } from '../iam';
-import { registerSecretValue } from '../runs/secret-mask';
+import type { SecretMask } from '../runs/secret-mask';
 import { confidentialParts, parseSecret, type SecretFormat, type SecretMaterial } from './secret-formats';
 import { open, seal, type SecretKey, type SecretKeyRing } from './secret-keys';
 import type { ScopeRef, SecretRow, SecretScope, SecretStore } from './secret-store';
@@ -147,11 +147,14 @@ export class SecretService {
     };
   }
 
-  /** Creates or replaces a secret; the answer is its metadata. A value of the wrong format is refused. */
-  async put(principal: Principal, input: PutSecretInput): Promise<SecretInfo> {
+  /**
+   * Creates or replaces a secret; the answer is its metadata. A value of the wrong format is refused. The
+   * value is registered with the mask of the run that stores it (`runMaskOf`).
+   */
+  async put(mask: SecretMask, principal: Principal, input: PutSecretInput): Promise<SecretInfo> {
     checkName(input.name);
     const material = parseSecret(input.format, input.secret);
-    registerSecretValue(...confidentialParts(material), input.secret);
+    mask.register(...confidentialParts(material), input.secret);
     if (input.timeToLive !== undefined && !(Number.isInteger(input.timeToLive) && input.timeToLive > 0))
       throw new PipeworkError('PARAM_INVALID', 'timeToLive is a whole number of minutes above 0.', {
         parameter: 'timeToLive',
@@ -195,7 +198,12 @@ export class SecretService {
    * The value of a secret a command is about to use, registered with the run's mask first. The most
    * personal scope wins; a name the principal may not use is NOT_FOUND, exactly like a name that does not exist.
    */
-  async use(principal: Principal, name: string, parameter = 'secret'): Promise<SecretMaterial> {
+  async use(
+    mask: SecretMask,
+    principal: Principal,
+    name: string,
+    parameter = 'secret',
+  ): Promise<SecretMaterial> {
     checkName(name, parameter);
     const rows = await this.store.find(this.usableScopes(principal), this.now(), name);
     const row = rows
@@ -215,7 +223,7 @@ export class SecretService {
       throw new Error(`secret ${row.uuid} is sealed with key ${row.key_id}, which this instance lacks`);
     const value = open(key, row.sealed, binding(row));
     const material = parseSecret(row.format, value);
-    registerSecretValue(value, ...confidentialParts(material));
+    mask.register(value, ...confidentialParts(material));
     return material;
   }
 
@@ -224,6 +232,7 @@ export class SecretService {
    * source's `PIPEWORK_DATASOURCE_<NAME>_SECRET`): no caller's rights apply, only admins write such secrets.
    */
   async installationCredentials(
+    mask: SecretMask,
     name: string,
     configuredBy: string,
   ): Promise<{ username: string; password: string }> {
@@ -243,7 +252,7 @@ export class SecretService {
       throw new Error(`secret ${row.uuid} is sealed with key ${row.key_id}, which this instance lacks`);
     const value = open(key, row.sealed, binding(row));
     const material = parseSecret(row.format, value);
-    registerSecretValue(value, ...confidentialParts(material));
+    mask.register(value, ...confidentialParts(material));
     if (material.format !== 'username-password') throw new Error('parsed format differs from the stored one');
     return { username: material.username, password: material.password };
   }

@@ -13,10 +13,9 @@ import type { Cancellation } from '../../../shared/runner';
 import { executePipeline } from '../../pipeline/execute-pipeline';
 import { readStoredCode } from '../../pipeline/stored-code-run-as';
 import { startAsyncRun } from '../../runs/async-runs';
-import { currentRunId } from '../../runs/run-recorder';
 import type { ServerServices } from '../../services';
 import { storedPipelineKey } from '../../../shared/uri/custom-uri';
-import { MAX_PIPELINE_NESTING, runNested } from './nesting';
+import { MAX_PIPELINE_NESTING, nestedServices } from './nesting';
 
 /** `$uri:property:global/...`, `$uri:pipeline:global/...`, `property:/global/...` or the key itself. */
 export function keyOfReference(reference: string, parameter = 'key'): string {
@@ -110,7 +109,7 @@ export async function startStoredPipelineAsync(
  */
 async function assertAsyncChainDepth(services: ServerServices, key: string): Promise<void> {
   await services.runs.recorder.flush();
-  let id = currentRunId();
+  let id = services.run?.runId;
   for (let depth = 0; id !== undefined; depth++) {
     if (depth >= MAX_PIPELINE_NESTING) {
       throw new PipeworkError(
@@ -132,25 +131,24 @@ export async function runStoredPipeline(
   parameter: string,
 ): Promise<unknown> {
   const key = storedKeyOf(reference, parameter);
-  return runNested(key, async () => {
-    const { run, runAs } = await preparedRun(ctx, key, vars, parameter);
-    try {
-      const result = await executePipeline(ctx.services, run, {
-        principal: runAs,
-        trigger: { kind: 'pipeline', source: key },
-        pipelineKey: key,
-        cancellation: cancellationOf(ctx.abortSignal()),
-      });
-      return result.body;
-    } catch (error) {
-      if (!isPipeworkError(error) || error.details.limit === 'nesting') throw error;
-      const where = error.details.commandName
-        ? ` at step ${Number(error.details.commandIndex) + 1} '${String(error.details.commandName)}'`
-        : '';
-      throw new PipeworkError(error.code, `Pipeline '${key}' failed${where}: ${error.message}`, {
-        pipeline: key,
-        called: { ...error.details, trace: undefined },
-      });
-    }
-  });
+  const services = nestedServices(ctx.services, key);
+  const { run, runAs } = await preparedRun(ctx, key, vars, parameter);
+  try {
+    const result = await executePipeline(services, run, {
+      principal: runAs,
+      trigger: { kind: 'pipeline', source: key },
+      pipelineKey: key,
+      cancellation: cancellationOf(ctx.abortSignal()),
+    });
+    return result.body;
+  } catch (error) {
+    if (!isPipeworkError(error) || error.details.limit === 'nesting') throw error;
+    const where = error.details.commandName
+      ? ` at step ${Number(error.details.commandIndex) + 1} '${String(error.details.commandName)}'`
+      : '';
+    throw new PipeworkError(error.code, `Pipeline '${key}' failed${where}: ${error.message}`, {
+      pipeline: key,
+      called: { ...error.details, trace: undefined },
+    });
+  }
 }

@@ -11,6 +11,7 @@ import { DEFAULT_HTTP_CLIENT_CONFIG, outboundHttpFor } from '../../http-client';
 import type { ServerServices } from '../../services';
 import { parseRequestHeaders } from './request-headers';
 import { decodeResponseBody } from './response-body';
+import { runMaskOf } from '../../runs/run-scope';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 type HttpContext = CommandContext<ServerServices>;
@@ -98,7 +99,12 @@ async function secretHeaders(ctx: HttpContext, headers: Record<string, string>):
   const name = ctx.params[parameter];
   if (name === undefined) return [];
   if (!ctx.principal) throw new PipeworkError('UNAUTHENTICATED', 'A secret needs an authenticated caller.');
-  const material = await ctx.services.secrets.use(ctx.principal, String(name), parameter);
+  const material = await ctx.services.secrets.use(
+    runMaskOf(ctx.services),
+    ctx.principal,
+    String(name),
+    parameter,
+  );
   const set = (header: string, value: string): string[] => {
     for (const existing of Object.keys(headers))
       if (existing.toLowerCase() === header) delete headers[existing];

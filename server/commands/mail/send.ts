@@ -7,6 +7,7 @@ import { addressList, headerText, type MailAddress, type SmtpAuth } from '../../
 import type { ServerServices } from '../../services';
 import { attachmentsOf } from './mail-attachments';
 import { modelOf, renderTemplate, templateOf } from './mail-template';
+import { runMaskOf } from '../../runs/run-scope';
 
 const ADDRESSES = (what: string): JsonSchema => ({
   type: ['string', 'array'],
@@ -33,7 +34,11 @@ function messageOf(ctx: CommandContext<ServerServices>): string {
 async function smtpAuthOf(ctx: CommandContext<ServerServices>): Promise<SmtpAuth | undefined> {
   if (ctx.params.secret === undefined) return undefined;
   if (!ctx.principal) throw new PipeworkError('UNAUTHENTICATED', 'A secret needs an authenticated caller.');
-  const material = await ctx.services.secrets.use(ctx.principal, String(ctx.params.secret));
+  const material = await ctx.services.secrets.use(
+    runMaskOf(ctx.services),
+    ctx.principal,
+    String(ctx.params.secret),
+  );
   if (material.format !== 'username-password')
     throw new PipeworkError(
       'PARAM_INVALID',

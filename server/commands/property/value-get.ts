@@ -2,7 +2,6 @@
 import { defineCommand } from '../../../shared/commands';
 import { decodePropertyValue } from '../../../shared/property';
 import type { ServerServices } from '../../services';
-import { registerRecordOnlyValue } from '../../runs/secret-mask';
 import { DECRYPT_PARAMETER, textsOf } from './encrypted-values';
 import { KEY_OR_PATH, KEY_OR_PATH_GIVEN, keyOf, propertiesOf } from './property-command-support';
 
@@ -33,7 +32,7 @@ export const propertyValueGet = defineCommand<ServerServices>(
     if (ctx.params.decrypt === false) return property.value;
     const value = decodePropertyValue(properties.decrypted(property));
     // The caller gets it; the run history (traces, recorded bodies) keeps it masked.
-    registerRecordOnlyValue(...textsOf(value));
+    ctx.services.run?.mask.registerForRecords(...textsOf(value));
     return value;
   },
 );

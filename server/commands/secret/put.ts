@@ -3,6 +3,7 @@ import { defineCommand } from '../../../shared/commands';
 import { SECRET_FORMATS, type SecretFormat } from '../../secrets';
 import type { ServerServices } from '../../services';
 import { NAME, SCOPE_PARAMETERS, callerOf, minutesOf, scopeOf } from './secret-command-support';
+import { runMaskOf } from '../../runs/run-scope';
 
 export const secretPut = defineCommand<ServerServices>(
   {
@@ -39,7 +40,7 @@ export const secretPut = defineCommand<ServerServices>(
     ],
   },
   (ctx) =>
-    ctx.services.secrets.put(callerOf(ctx), {
+    ctx.services.secrets.put(runMaskOf(ctx.services), callerOf(ctx), {
       name: String(ctx.params.name),
       format: ctx.params.format as SecretFormat,
       secret: String(ctx.params.secret),

@@ -5,6 +5,7 @@ import { containsExpression } from '../../../shared/pel';
 import type { SqlParams } from '../../datasources/data-source';
 import { toJsonValue } from '../../datasources/sql-values';
 import type { ServerServices } from '../../services';
+import { runMaskOf } from '../../runs/run-scope';
 
 /** `params` as written: a list or map, or their JSON text (as a query string carries it). */
 function paramsOf(raw: unknown): SqlParams {
@@ -88,6 +89,7 @@ export const sqlQuery = defineCommand<ServerServices>(
     }
     const datasource = typeof ctx.params.datasource === 'string' ? ctx.params.datasource : 'hub';
     const result = await ctx.services.dataSources.query(
+      runMaskOf(ctx.services),
       datasource,
       query,
       paramsOf(ctx.params.params),

@@ -5,6 +5,7 @@ import { normalizePropertyKey } from '../../../shared/property';
 import type { ServerServices } from '../../services';
 import { DEFAULT_MAX_PAYLOAD, MAX_PAYLOAD, PAYLOAD_TYPES, type PayloadType } from '../../webhooks';
 import { manageableWebhook, webhookView } from './webhook-access';
+import { runMaskOf } from '../../runs/run-scope';
 
 /**
  * The signature secret's name: undefined when not given, null when given empty (token only). The caller must
@@ -14,7 +15,12 @@ async function signatureSecretOf(ctx: CommandContext<ServerServices>): Promise<s
   const name = ctx.params.secret;
   if (name === undefined || name === null) return undefined;
   if (name === '') return null;
-  const material = await ctx.services.secrets.use(ctx.principal!, String(name), 'secret');
+  const material = await ctx.services.secrets.use(
+    runMaskOf(ctx.services),
+    ctx.principal!,
+    String(name),
+    'secret',
+  );
   if (material.format !== 'secret-text') {
     throw new PipeworkError('PARAM_INVALID', `Secret '${String(name)}' must be a secret-text secret.`, {
       parameter: 'secret',
