@@ -191,9 +191,9 @@ async function debugRun(
             source: { text: request.pipeline, form: request.form },
             trace: true,
             cancellation: clientGone(res),
-            mask,
           },
           (run) => debugRun(run.cancellation, run.id),
+          mask,
         )
       : await debugRun(clientGone(res));
   } catch (error) {

@@ -7,8 +7,9 @@ const HIDDEN_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization'
 
 export function requestScope(req: Request): Record<string, unknown> {
   const headers: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
-  for (const [name, value] of Object.entries(req.headers))
-    if (!HIDDEN_HEADERS.has(name)) headers[name] = value;
+  const given = req.headers;
+  // Node's header object has no prototype: its own names only, without an array of pairs per request.
+  for (const name in given) if (!HIDDEN_HEADERS.has(name)) headers[name] = given[name];
   return {
     method: req.method,
     path: req.path,

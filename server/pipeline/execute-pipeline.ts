@@ -83,11 +83,13 @@ export function executePipeline(
     return schedule(inRun, script, options, mask);
   }
   // The recorder masks what the history keeps with the run's mask, as the answer is masked.
-  const recorded = { ...options, parentRunId: options.parentRunId ?? caller?.runId, mask };
-  return runs.recorder.record(script, recorded, (run) => {
-    const inRun = servicesInRun(services, { mask, runId: run.id, nesting });
-    return schedule(inRun, script, options, mask, run);
-  });
+  return runs.recorder.record(
+    script,
+    options,
+    (run) => schedule(servicesInRun(services, { mask, runId: run.id, nesting }), script, options, mask, run),
+    mask,
+    options.parentRunId ?? caller?.runId,
+  );
 }
 
 function schedule(
@@ -97,9 +99,6 @@ function schedule(
   mask: SecretMask,
   run?: ActiveRun,
 ): Promise<RunResult> {
-  const recorded: ExecuteOptions = run
-    ? { ...options, trace: run.traced, cancellation: run.cancellation }
-    : options;
   // Before any step and before a run slot is taken: a pipeline with a mistake anywhere runs nothing.
   const invalid = errorBeforeRun(script, services.commands, {
     principal: options.principal,
@@ -107,11 +106,12 @@ function schedule(
   });
   if (invalid) return Promise.reject(invalid);
   if (options.topLevel) {
-    return services.runSlots.run(options.principal, recorded.cancellation, (maxMillis) =>
-      runOnServer(services, script, recorded, maxMillis, mask, run),
+    const cancellation = run ? run.cancellation : options.cancellation;
+    return services.runSlots.run(options.principal, cancellation, (maxMillis) =>
+      runOnServer(services, script, options, maxMillis, mask, run),
     );
   }
-  return runOnServer(services, script, recorded, services.config.limits.pipelineMillis, mask, run);
+  return runOnServer(services, script, options, services.config.limits.pipelineMillis, mask, run);
 }
 
 async function runOnServer(
@@ -153,6 +153,7 @@ export function maskedError(mask: SecretMask, error: unknown): unknown {
   return error;
 }
 
+/** `run`: the recorded run, whose sampling and cancellation take the place of the options' own. */
 function runMasked(
   services: ServerServices,
   script: PipelineScript,
@@ -178,9 +179,9 @@ function runMasked(
     prepareStep: stepPreparer?.(services, prefetched),
     authorize: authorizeFor(options),
     limits: { maxSteps: config.limits.pipelineSteps, maxMillis },
-    trace: options.trace,
+    trace: run ? run.traced : options.trace,
     request: options.request,
-    cancellation: options.cancellation,
+    cancellation: run ? run.cancellation : options.cancellation,
     onLog: (entry) =>
       logger[LOG_METHODS[entry.level]](
         {

@@ -16,39 +16,43 @@ import type { ServerServices } from '../services';
  */
 interface LazyUtility {
   names: readonly string[];
-  build: (principal: Principal | null) => PelUtilities;
+  build: (principal: Principal | null, services: ServerServices, prefetched?: PrefetchedUris) => PelUtilities;
 }
+
+/** The table is made once: only the object a run looks its utilities up in is made per run. */
+const SERVER_UTILITIES: readonly LazyUtility[] = [
+  { names: ['user'], build: (principal, services) => userUtilityFactory(principal, services) },
+  { names: ['instance'], build: (principal, services) => instanceUtilityFactory(principal, services) },
+  { names: ['iam'], build: (principal, services) => ({ iam: createServerIamUtility(principal, services) }) },
+  {
+    names: ['resolve', 'uri', 'convert', 'content'],
+    build: (principal, services, prefetched) => uriUtilityFactory(principal, services, prefetched),
+  },
+];
+const WITH_PROPERTY: readonly LazyUtility[] = [
+  ...SERVER_UTILITIES,
+  { names: ['property'], build: (principal, services) => propertyUtilityFactory(principal, services) },
+];
 
 /** `prefetched`: what the run resolved before its steps for URIs expressions cannot wait for. */
 export function utilitiesFor(
   services: ServerServices,
   prefetched?: PrefetchedUris,
 ): (principal: Principal | null) => PelUtilities {
-  const lazy: LazyUtility[] = [
-    { names: ['user'], build: (principal) => userUtilityFactory(principal, services) },
-    { names: ['instance'], build: (principal) => instanceUtilityFactory(principal, services) },
-    { names: ['iam'], build: (principal) => ({ iam: createServerIamUtility(principal, services) }) },
-    {
-      names: ['resolve', 'uri', 'convert', 'content'],
-      build: (principal) => uriUtilityFactory(principal, services, prefetched),
-    },
-  ];
-  // `@property` exists only over a store that reads synchronously: decided once, not per run.
-  if (propertyUtilityAvailable(services))
-    lazy.push({ names: ['property'], build: (principal) => propertyUtilityFactory(principal, services) });
-  const descriptors = (principal: Principal | null): PropertyDescriptorMap => {
-    const map: PropertyDescriptorMap = {};
+  // `@property` exists only over a store that reads synchronously.
+  const lazy = propertyUtilityAvailable(services) ? WITH_PROPERTY : SERVER_UTILITIES;
+  return (principal) => {
+    const utilities = {};
     for (const { names, build } of lazy) {
       let made: PelUtilities | null = null;
       for (const name of names) {
-        map[name] = {
+        Object.defineProperty(utilities, name, {
           enumerable: true,
           configurable: true,
-          get: () => (made ??= build(principal))[name],
-        };
+          get: () => (made ??= build(principal, services, prefetched))[name],
+        });
       }
     }
-    return map;
+    return utilities as PelUtilities;
   };
-  return (principal) => Object.defineProperties({}, descriptors(principal)) as PelUtilities;
 }

@@ -40,8 +40,6 @@ export interface RecordRequest {
   runId?: string;
   /** The run that started this one (the run a command started it from, or the run a re-run repeats). */
   parentRunId?: string;
-  /** The run's secret values: what the history keeps of the run is masked with them too. */
-  mask?: SecretMask;
   /** The pipeline's text, kept so the run can be repeated (inline runs). */
   source?: { text: string; form: 'yaml' | 'json' | 'uri' };
   /** Keep the final body (async runs: what the poller fetches). */
@@ -202,7 +200,13 @@ export class RunRecorder {
   }
 
   /** A new run's record, before it runs. */
-  newRun(script: PipelineScript, request: RecordRequest, status: RunStatus): RunDetail {
+  newRun(
+    script: PipelineScript,
+    request: RecordRequest,
+    status: RunStatus,
+    parentRunId = request.parentRunId,
+    mask?: SecretMask,
+  ): RunDetail {
     const principal = request.principal;
     const pipelineKey = request.pipelineKey ?? null;
     const source = request.source ?? (pipelineKey === null ? sourceOfScript(script) : null);
@@ -212,7 +216,7 @@ export class RunRecorder {
       // A command call's source is made from its script: its text's hash (kept for the next call) is the hash.
       pipelineHash: hashOf(script, source?.text),
       trigger: request.trigger ?? { kind: 'http' },
-      parentId: request.parentRunId ?? null,
+      parentId: parentRunId ?? null,
       username: principal?.username ?? null,
       userUuid: principal?.uuid ?? null,
       status,
@@ -225,22 +229,28 @@ export class RunRecorder {
       instance: this.instanceId,
       async: request.async === true,
       source: redactSource(source),
-      input: keptValue(script.body, MAX_EXACT_VALUE_CHARS, request.mask),
+      input: keptValue(script.body, MAX_EXACT_VALUE_CHARS, mask),
       output: null,
       steps: null,
       resume: null,
     };
   }
 
-  /** Runs `execute` as a recorded run (`execute` hands the run's id to the services its commands get). */
+  /**
+   * Runs `execute` as a recorded run (`execute` hands the run's id to the services its commands get). `mask`:
+   * the run's secret values, which what the history keeps is masked with too; `parentRunId`: the run that
+   * started it, when `request` names none.
+   */
   async record(
     script: PipelineScript,
     request: RecordRequest,
     execute: (run: ActiveRun) => Promise<RunResult>,
+    mask?: SecretMask,
+    parentRunId = request.parentRunId,
   ): Promise<RunResult> {
     const existing = request.runId === undefined ? undefined : this.prepared.get(request.runId);
     if (existing) this.prepared.delete(existing.id);
-    const record = existing ?? this.newRun(script, request, 'running');
+    const record = existing ?? this.newRun(script, request, 'running', parentRunId, mask);
     record.status = 'running';
     record.started = Date.now();
     record.instance = this.instanceId;
@@ -257,7 +267,6 @@ export class RunRecorder {
       const result = await execute(active);
       record.status = 'succeeded';
       record.stepsExecuted = result.stepsExecuted;
-      const mask = request.mask;
       if (traced && result.trace) record.steps = redact(result.trace, mask) as TraceStep[];
       if (request.keepOutput) record.output = keptValue(result.body, MAX_ASYNC_OUTPUT_CHARS, mask);
       else if (traced) record.output = keptValue(result.body, MAX_EXACT_VALUE_CHARS, mask);
@@ -266,7 +275,7 @@ export class RunRecorder {
     } catch (error) {
       record.status = active.cancellation.cancelled ? 'cancelled' : 'failed';
       record.error = errorOf(error);
-      this.noteFailure(record, active, error, request.mask);
+      this.noteFailure(record, active, error, mask);
       throw request.trace ? error : withoutTrace(error);
     } finally {
       this.active.delete(record.id);

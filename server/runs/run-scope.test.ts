@@ -78,7 +78,7 @@ describe('the run scope', () => {
 
     it('runs pipelines, nested runs, secrets and the run history without entering one', async () => {
       let entered = 0;
-      AsyncLocalStorage.prototype.run = function (this: AsyncLocalStorage<unknown>, ...args) {
+      AsyncLocalStorage.prototype.run = function (this: AsyncLocalStorage<unknown>, ...args: unknown[]) {
         entered++;
         return Reflect.apply(run, this, args) as unknown;
       } as typeof run;

@@ -11,8 +11,11 @@ import type { PipelineScript, PipelineStep } from './model';
 /** Texts read again for their positions, in this process (see `locatedTexts`). */
 let located = 0;
 
-/** Marks a script whose position fields are lazy: only those need their getters kept when copied. */
-const LAZY = Symbol('lazy positions');
+/**
+ * The scripts whose position fields are lazy: only those need their getters kept when copied. A set, not a
+ * marker property: defining a hidden property on every run's copy showed in the profile.
+ */
+const lazyScripts = new WeakSet<object>();
 
 function lazyField<T extends object>(target: T, name: keyof T & string, compute: () => unknown): void {
   const settle = (on: object, value: unknown) =>
@@ -52,7 +55,7 @@ export function withLazyPositions(script: PipelineScript, locate: () => Pipeline
     }
     return full;
   };
-  Object.defineProperty(script, LAZY, { value: true });
+  lazyScripts.add(script);
   for (const name of SCRIPT_FIELDS) lazyField(script, name, () => source()?.[name]);
   script.steps.forEach((step: PipelineStep, index) => {
     for (const name of STEP_FIELDS) lazyField(step, name, () => source()?.steps[index]?.[name]);
@@ -62,10 +65,10 @@ export function withLazyPositions(script: PipelineScript, locate: () => Pipeline
 
 /** A copy of `script` with `changes`, its lazy position fields kept unread (unlike `{ ...script }`). */
 export function scriptWith(script: PipelineScript, changes: Partial<PipelineScript>): PipelineScript {
-  if (!Object.hasOwn(script, LAZY)) return { ...script, ...changes };
+  if (!lazyScripts.has(script)) return { ...script, ...changes };
   // Field by field: a copy of all descriptors at once would be a slow dictionary object (and 4× the work).
   const copy: Record<string, unknown> = {};
-  Object.defineProperty(copy, LAZY, { value: true });
+  lazyScripts.add(copy);
   for (const key of Object.keys(script)) {
     const lazy = LAZY_SCRIPT_FIELDS.has(key) ? Object.getOwnPropertyDescriptor(script, key) : undefined;
     if (lazy?.get) Object.defineProperty(copy, key, lazy);

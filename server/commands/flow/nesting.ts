@@ -3,6 +3,7 @@
  * the run's services (`run-scope.ts`): a pipeline that starts itself ends with a clear error.
  */
 import { PipeworkError } from '../../../shared/errors';
+import { servicesInRun } from '../../runs/run-scope';
 import { SecretMask } from '../../runs/secret-mask';
 import type { ServerServices } from '../../services';
 
@@ -23,5 +24,5 @@ export function nestedServices(services: ServerServices, key: string): ServerSer
     );
   }
   const run = services.run ?? { mask: new SecretMask(), runId: undefined, nesting: 0 };
-  return { ...services, run: { ...run, nesting } };
+  return servicesInRun(services, { ...run, nesting });
 }

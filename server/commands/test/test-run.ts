@@ -10,6 +10,7 @@ import type { TestCaseReport, TestReport, TestResult } from '../../../shared/app
 import { readStoredCode } from '../../pipeline/stored-code-run-as';
 import { TestRunRegistry } from './test-run-registry';
 import { WriteScope, appFolderOf, guardedProperties, keyPatternList } from './test-write-guard';
+import { servicesWith } from '../../runs/run-scope';
 
 export const DEFAULT_TEST_PATTERN = 'global/app/*/test/**';
 
@@ -64,11 +65,10 @@ export async function runOneTest(
     const script = parsePipeline(text, (stored.type ?? '').includes('json') ? 'json' : 'yaml');
     const appFolder = appFolderOf(key) ?? key;
     const scope = new WriteScope(appFolder, writes, keyPatternList(script.headers.testWrites));
-    const view: ServerServices = {
-      ...services,
+    const view = servicesWith(services, {
       commands: new TestRunRegistry(services.commands, declaredMocks(script)),
       properties: guardedProperties(services.properties, scope),
-    };
+    });
     await executePipeline(view, script, { principal: runAs });
     return done('passed');
   } catch (error) {
