@@ -3,6 +3,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { isUpToDate, sourceDigest, writeStamp } from './build-stamp.mjs';
+import { SERVER_NODE_OPTIONS } from './server-node-options.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const inDist = (path) => fileURLToPath(new URL(`../dist/${path}`, import.meta.url));
@@ -30,7 +31,7 @@ if (!isUpToDate(inDist('server.stamp'), inDist('server/main.mjs'), serverDigest)
   writeStamp(inDist('server.stamp'), serverDigest);
 }
 
-const server = spawn(process.execPath, ['--enable-source-maps', 'dist/server/main.mjs'], {
+const server = spawn(process.execPath, [...SERVER_NODE_OPTIONS, 'dist/server/main.mjs'], {
   cwd: root,
   stdio: 'inherit',
 });

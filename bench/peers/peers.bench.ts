@@ -14,6 +14,7 @@ import { accessToken } from '../support/bench-auth';
 import { BENCH_ADMIN_PASSWORD } from '../support/bench-constants';
 import { startBenchServers } from '../support/load';
 import { PROJECT_ROOT } from '../support/project-root';
+import { SERVER_NODE_OPTIONS } from '../../scripts/server-node-options.mjs';
 // @ts-expect-error -- a plain JavaScript build script without type declarations
 import { buildServer } from '../../scripts/build-server.mjs';
 import { expectedAnswer, inlinePipeline, orderPayload, ORDERS_STEPS, STORED_ORDERS_KEY } from './orders-work';
@@ -71,17 +72,21 @@ async function pipeworkColdStart(): Promise<number> {
   const data = mkdtempSync(join(tmpdir(), 'pipework-peer-cold-'));
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, [join(PROJECT_ROOT, 'dist/server/main.mjs')], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PIPEWORK_DATA: data,
-      PIPEWORK_ADMIN_PASSWORD: BENCH_ADMIN_PASSWORD,
-      LOG_LEVEL: 'warn',
+  const child = spawn(
+    process.execPath,
+    [...SERVER_NODE_OPTIONS, join(PROJECT_ROOT, 'dist/server/main.mjs')],
+    {
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        PIPEWORK_DATA: data,
+        PIPEWORK_ADMIN_PASSWORD: BENCH_ADMIN_PASSWORD,
+        LOG_LEVEL: 'warn',
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  );
   const basic = `Basic ${Buffer.from(`admin:${BENCH_ADMIN_PASSWORD}`).toString('base64')}`;
   try {
     await waitUntil(

@@ -3,6 +3,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { PROJECT_ROOT } from './project-root';
+import { SERVER_NODE_OPTIONS } from '../../scripts/server-node-options.mjs';
 // @ts-expect-error -- a plain JavaScript build script without type declarations
 import { buildServer } from '../../scripts/build-server.mjs';
 
@@ -12,13 +13,16 @@ export interface BenchServers {
   stop(): void;
 }
 
-/** The servers run from a production bundle (as `npm start` runs them), not through the TypeScript loader. */
+/**
+ * The servers run from a production bundle with the server's Node.js options (as `npm start` runs them),
+ * not through the TypeScript loader.
+ */
 /** `env`: more environment for the server process (e.g. `PIPEWORK_RUNS_HISTORY=off`). */
 export async function startBenchServers(env: Record<string, string> = {}): Promise<BenchServers> {
   const bundle = join(PROJECT_ROOT, 'dist/bench/http-servers.mjs');
   await buildServer('bench/support/http-servers.ts', bundle);
   const child: ChildProcess = fork(bundle, [], {
-    execArgv: ['--enable-source-maps'],
+    execArgv: [...SERVER_NODE_OPTIONS],
     env: { ...process.env, ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
