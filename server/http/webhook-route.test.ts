@@ -2,7 +2,7 @@
 // its body (synchronously with wait=true, else as an async run); a wrong or revoked token is a plain 404 with
 // nothing run; a body over the webhook's limit is 413, calls past its rate 429.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http } from '../testing/http-client';
+import { http, putPipeline } from '../testing/http-client';
 import { signWebhookBody } from '../webhooks';
 import { startTestServer, type TestServer } from '../testing/test-server';
 
@@ -56,12 +56,7 @@ beforeAll(async () => {
 vars:
   name: "#{body.payload.name}"
 `;
-  const stored = await http(server.url, `/api/v3/pipeline:${PIPELINE}`, {
-    method: 'PUT',
-    body: yaml,
-    type: 'application/yaml',
-    auth: server.adminAuth,
-  });
+  const stored = await putPipeline(server.url, PIPELINE, yaml, server.adminAuth);
   expect(stored.status).toBeLessThan(300);
 });
 

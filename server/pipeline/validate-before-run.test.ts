@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { http } from '../testing/http-client';
 import { startTestServer, type TestServer } from '../testing/test-server';
-import { problemsBeforeRun } from './validate-before-run';
+import { problemsBeforeRun, validatedStepLists } from './validate-before-run';
 import { parsePipelineCached } from './parsed-pipelines';
 
 let server: TestServer;
@@ -119,5 +119,25 @@ describe('validation before the first step', () => {
     const first = problemsBeforeRun(parsePipelineCached(text, 'yaml'), server.services.commands);
     const again = problemsBeforeRun(parsePipelineCached(text, 'yaml'), server.services.commands);
     expect(again).toBe(first);
+  });
+
+  it('knows a new text clean by its steps (the data in body: changes), and still places every problem', () => {
+    const steps = 'pipeline:\n  - set.var:\n      key: n\n      value: "#{body.n + 1}"\n';
+    const commands = server.services.commands;
+    expect(problemsBeforeRun(parsePipelineCached(`body: {n: 1}\n${steps}`, 'yaml'), commands)).toEqual([]);
+    const before = validatedStepLists();
+    for (let n = 2; n < 6; n++)
+      expect(problemsBeforeRun(parsePipelineCached(`body: {n: ${n}}\n${steps}`, 'yaml'), commands)).toEqual(
+        [],
+      );
+    expect(validatedStepLists()).toBe(before);
+    // Other steps are validated; a broken list is validated each time, with the places of its own text.
+    const broken = (lines: number) =>
+      `body:\n${'  # a comment\n'.repeat(lines)}  n: 1\npipeline:\n  - set.var:\n      ky: n\n`;
+    const [first] = problemsBeforeRun(parsePipelineCached(broken(0), 'yaml'), commands);
+    const [second] = problemsBeforeRun(parsePipelineCached(broken(3), 'yaml'), commands);
+    expect(first).toMatchObject({ code: 'PARAM_INVALID', line: 4 });
+    expect(second).toMatchObject({ code: 'PARAM_INVALID', line: 7 });
+    expect(validatedStepLists()).toBe(before + 2);
   });
 });

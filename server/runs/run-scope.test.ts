@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../testing/eventually';
-import { http, type HttpResponse } from '../testing/http-client';
+import { http, putPipeline, type HttpResponse } from '../testing/http-client';
 import { startTestServer, type TestServer } from '../testing/test-server';
 
 /**
@@ -25,12 +25,7 @@ beforeAll(async () => {
     '  - set.body:',
     '      value: child done',
   ].join('\n');
-  const stored = await http(server.url, `/api/v3/pipeline:${CHILD}`, {
-    auth: server.adminAuth,
-    method: 'PUT',
-    type: 'application/yaml',
-    body: child,
-  });
+  const stored = await putPipeline(server.url, CHILD, child, server.adminAuth);
   expect(stored.status).toBe(200);
 });
 afterAll(() => server.close());

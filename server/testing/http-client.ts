@@ -56,3 +56,13 @@ export async function http(
   if ((response.headers.get('content-type') ?? '').includes('json')) json = JSON.parse(text);
   return { status: response.status, headers: response.headers, text, json };
 }
+
+/** Stores a YAML pipeline under `key` as the real clients do (`PUT /api/v3/pipeline:<key>`). */
+export function putPipeline(baseUrl: string, key: string, yaml: string, auth: string): Promise<HttpResponse> {
+  return http(baseUrl, `/api/v3/pipeline:${key}`, {
+    auth,
+    method: 'PUT',
+    type: 'application/yaml',
+    body: yaml,
+  });
+}

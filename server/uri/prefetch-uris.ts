@@ -38,10 +38,17 @@ function expressionTexts(value: unknown, out: string[]): string[] {
  */
 const urisOfStep = new WeakMap<PipelineStep, string[]>();
 
+/** Whether an expression may hold such a URI: a plain substring search first, the pattern only then. */
+function mayHoldUri(text: string): boolean {
+  return text.includes('uri:pipeline:') || text.includes('http');
+}
+
 function urisOf(step: PipelineStep, params: Record<string, unknown>): string[] {
   let uris = urisOfStep.get(step);
   if (!uris) {
-    uris = expressionTexts(params, []).flatMap((text) => [...text.matchAll(QUOTED)].map((m) => m[2]!));
+    uris = expressionTexts(params, [])
+      .filter(mayHoldUri)
+      .flatMap((text) => [...text.matchAll(QUOTED)].map((m) => m[2]!));
     urisOfStep.set(step, uris);
   }
   return uris;

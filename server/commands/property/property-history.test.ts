@@ -1,7 +1,7 @@
 // property.history.*: a stored pipeline changed three times, listed, diffed, restored and run again, over the
 // real HTTP server; the read and write rights on the key; a deleted key; nothing written on a failed restore.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http } from '../../testing/http-client';
+import { http, putPipeline } from '../../testing/http-client';
 import { callCommand, codeOf } from '../../testing/command-forms';
 import { startTestServer, type TestServer } from '../../testing/test-server';
 
@@ -24,12 +24,7 @@ const KEY = 'global/app/hist/pipeline/greet';
 const script = (word: string) => `pipeline:\n  - set.body:\n      value: "${word}"\n`;
 
 async function storePipeline(text: string) {
-  const stored = await http(server.url, `/api/v3/pipeline:${KEY}`, {
-    auth: server.adminAuth,
-    method: 'PUT',
-    type: 'application/yaml',
-    body: text,
-  });
+  const stored = await putPipeline(server.url, KEY, text, server.adminAuth);
   expect(stored.status).toBe(200);
 }
 
