@@ -11,32 +11,56 @@ import type { PipelineScript, PipelineStep } from './model';
 /** Texts read again for their positions, in this process (see `locatedTexts`). */
 let located = 0;
 
-/**
- * The scripts whose position fields are lazy: only those need their getters kept when copied. A set, not a
- * marker property: defining a hidden property on every run's copy showed in the profile.
- */
-const lazyScripts = new WeakSet<object>();
-
-function lazyField<T extends object>(target: T, name: keyof T & string, compute: () => unknown): void {
-  const settle = (on: object, value: unknown) =>
-    Object.defineProperty(on, name, { value, writable: true, enumerable: true, configurable: true });
-  Object.defineProperty(target, name, {
-    enumerable: true,
-    configurable: true,
-    get(this: object) {
-      const value = compute();
-      settle(this, value);
-      return value;
-    },
-    set(this: object, value: unknown) {
-      settle(this, value);
-    },
-  });
-}
-
 const STEP_FIELDS = ['position', 'paramPositions', 'paramSources'] as const;
 const SCRIPT_FIELDS = ['sectionPositions', 'sectionSources'] as const;
 const LAZY_SCRIPT_FIELDS = new Set<string>(SCRIPT_FIELDS);
+
+/**
+ * Where a lazy script's or step's fields come from: the careful reading of its text, and its step's index. A
+ * script found here has lazy fields, which a copy must keep as getters (a map, not a marker property: defining
+ * a hidden property on every run's copy showed in the profile).
+ */
+interface Origin {
+  source: () => PipelineScript | null;
+  index: number;
+}
+
+const origins = new WeakMap<object, Origin>();
+
+function settle(on: object, name: string, value: unknown): void {
+  Object.defineProperty(on, name, { value, writable: true, enumerable: true, configurable: true });
+}
+
+/**
+ * One lazy field's getter and setter, shared by every object that has the field (`this` finds its origin):
+ * no functions are made per script or step.
+ */
+function lazyDescriptor(
+  name: string,
+  read: (full: PipelineScript, index: number) => unknown,
+): PropertyDescriptor {
+  return {
+    enumerable: true,
+    configurable: true,
+    get(this: object) {
+      const origin = origins.get(this);
+      const full = origin?.source();
+      const value = full ? read(full, origin!.index) : undefined;
+      settle(this, name, value);
+      return value;
+    },
+    set(this: object, value: unknown) {
+      settle(this, name, value);
+    },
+  };
+}
+
+const STEP_DESCRIPTORS: PropertyDescriptorMap = Object.fromEntries(
+  STEP_FIELDS.map((name) => [name, lazyDescriptor(name, (full, index) => full.steps[index]?.[name])]),
+);
+const SCRIPT_DESCRIPTORS: PropertyDescriptorMap = Object.fromEntries(
+  SCRIPT_FIELDS.map((name) => [name, lazyDescriptor(name, (full) => full[name])]),
+);
 
 /**
  * Makes the position fields of `script` (read without positions) lazy: the first one read calls `locate`,
@@ -55,20 +79,22 @@ export function withLazyPositions(script: PipelineScript, locate: () => Pipeline
     }
     return full;
   };
-  lazyScripts.add(script);
-  for (const name of SCRIPT_FIELDS) lazyField(script, name, () => source()?.[name]);
+  origins.set(script, { source, index: -1 });
+  Object.defineProperties(script, SCRIPT_DESCRIPTORS);
   script.steps.forEach((step: PipelineStep, index) => {
-    for (const name of STEP_FIELDS) lazyField(step, name, () => source()?.steps[index]?.[name]);
+    origins.set(step, { source, index });
+    Object.defineProperties(step, STEP_DESCRIPTORS);
   });
   return script;
 }
 
 /** A copy of `script` with `changes`, its lazy position fields kept unread (unlike `{ ...script }`). */
 export function scriptWith(script: PipelineScript, changes: Partial<PipelineScript>): PipelineScript {
-  if (!lazyScripts.has(script)) return { ...script, ...changes };
+  const origin = origins.get(script);
+  if (!origin) return { ...script, ...changes };
   // Field by field: a copy of all descriptors at once would be a slow dictionary object (and 4× the work).
   const copy: Record<string, unknown> = {};
-  lazyScripts.add(copy);
+  origins.set(copy, origin);
   for (const key of Object.keys(script)) {
     const lazy = LAZY_SCRIPT_FIELDS.has(key) ? Object.getOwnPropertyDescriptor(script, key) : undefined;
     if (lazy?.get) Object.defineProperty(copy, key, lazy);
