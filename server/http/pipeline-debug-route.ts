@@ -15,7 +15,7 @@ import { authorizeCommand } from '../pipeline/authorize-command';
 import { PinningRegistry } from '../pipeline/pinning-registry';
 import { pinsForRun, pinsForScript, type Pin } from '../runs/pins';
 import { maskedError } from '../pipeline/execute-pipeline';
-import { servicesInRun } from '../runs/run-scope';
+import { servicesInRun } from '../runs/run-services';
 import { SecretMask } from '../runs/secret-mask';
 import { utilitiesFor } from '../pipeline/pel-utilities';
 import { errorBeforeRun } from '../pipeline/validate-before-run';

@@ -10,7 +10,7 @@ import type { RunTrigger } from '../runs/run-trigger';
 import type { ServerServices } from '../services';
 import { authorizeCommand } from './authorize-command';
 import { utilitiesFor } from './pel-utilities';
-import { servicesInRun } from '../runs/run-scope';
+import { servicesInRun } from '../runs/run-services';
 import { SecretMask } from '../runs/secret-mask';
 import { errorBeforeRun, type AuthorizeStep } from './validate-before-run';
 

@@ -2,9 +2,9 @@
  * What code inside a pipeline run knows of its run: the secret mask, the recorded run's id and how deep it
  * is nested. It travels explicitly, on the services the run's commands get (`services.run`), not through
  * AsyncLocalStorage: on Node 20 one AsyncLocalStorage in use puts a hook on every promise of the process,
- * about a tenth of a small request's time (docs/operations.md, "Run context without async hooks").
+ * about a tenth of a small request's time (docs/operations.md, "Run context without async hooks"). The
+ * services a run's commands get are made in `run-services.ts`.
  */
-import type { ServerServices } from '../services';
 import type { SecretMask } from './secret-mask';
 
 export interface RunScope {
@@ -17,24 +17,10 @@ export interface RunScope {
 }
 
 /**
- * The services as a run's commands see them: the same services, knowing their run. A view whose prototype
- * is the services (copying thirty members for every run showed in the profile): derive another view with
- * `servicesWith`, never with a spread, which would copy only the view's own members.
- */
-export function servicesInRun(services: ServerServices, run: RunScope): ServerServices {
-  return servicesWith(services, { run });
-}
-
-/** A view of the services with some members replaced (a run's, a test's). */
-export function servicesWith(services: ServerServices, members: Partial<ServerServices>): ServerServices {
-  return Object.assign(Object.create(services) as ServerServices, members);
-}
-
-/**
  * The mask of the run these services belong to. A secret used outside a run is refused: there would be no
  * mask to keep its value out of what the run answers.
  */
-export function runMaskOf(services: Pick<ServerServices, 'run'>): SecretMask {
+export function runMaskOf(services: { run?: RunScope }): SecretMask {
   const mask = services.run?.mask;
   if (!mask) throw new Error('a secret was used outside a pipeline run');
   return mask;

@@ -3,7 +3,7 @@
  * the run's services (`run-scope.ts`): a pipeline that starts itself ends with a clear error.
  */
 import { PipeworkError } from '../../../shared/errors';
-import { servicesInRun } from '../../runs/run-scope';
+import { servicesInRun } from '../../runs/run-services';
 import { SecretMask } from '../../runs/secret-mask';
 import type { ServerServices } from '../../services';
 

@@ -10,7 +10,7 @@ import type { TestCaseReport, TestReport, TestResult } from '../../../shared/app
 import { readStoredCode } from '../../pipeline/stored-code-run-as';
 import { TestRunRegistry } from './test-run-registry';
 import { WriteScope, appFolderOf, guardedProperties, keyPatternList } from './test-write-guard';
-import { servicesWith } from '../../runs/run-scope';
+import { servicesWith } from '../../runs/run-services';
 
 export const DEFAULT_TEST_PATTERN = 'global/app/*/test/**';
 
