@@ -281,6 +281,7 @@ export class RunRecorder {
       this.active.delete(record.id);
       record.finished = Date.now();
       record.durationMs = record.finished - record.started;
+      if (mask && !mask.emptyForRecords) maskKeptText(record, mask);
       this.enqueue(record);
       for (const listener of this.listeners) listener(record);
     }
@@ -346,6 +347,15 @@ export class RunRecorder {
     });
     return this.flushing;
   }
+}
+
+/**
+ * The source and input as sent were kept before the run registered its secret values: masked with them too,
+ * so a value a caller wrote into the text is not kept where the answer masks it.
+ */
+function maskKeptText(record: RunDetail, mask: SecretMask): void {
+  if (record.source) record.source = { ...record.source, text: mask.recordText(record.source.text) };
+  if (record.input !== null) record.input = redact(record.input, mask);
 }
 
 /** The text a run's search looks in: its input and its error, as JSON. */

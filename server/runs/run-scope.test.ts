@@ -51,7 +51,7 @@ describe('the run scope', () => {
     expect(answer.text).toBe('after the child: *****');
   });
 
-  it('records a pipeline started in place as the child of the run that started it', async () => {
+  it('records a pipeline started in place as the child of the run that started it, both masked', async () => {
     const started = await pipe(PARENT, '?async=true');
     expect(started.status).toBe(202);
     const parentId = started.json.runId as string;
@@ -61,6 +61,11 @@ describe('the run scope', () => {
     });
     expect(children).toHaveLength(1);
     expect(children[0]).toMatchObject({ parentId, pipelineKey: CHILD, status: 'succeeded' });
+    // What the history keeps of the parent (its text as sent, its answer) is masked as its answer is.
+    const parent = await http(server.url, `/api/v3/runs/${parentId}`, { auth: server.adminAuth });
+    expect(parent.json).toMatchObject({ status: 'succeeded', output: 'after the child: *****' });
+    expect(parent.json.source.text).toContain('after the child: *****');
+    expect(parent.text).not.toContain(SECRET);
   });
 
   describe('without AsyncLocalStorage', () => {

@@ -32,6 +32,11 @@ export class SecretMask {
     return this.values.size === 0;
   }
 
+  /** Whether the run history has nothing to mask either (no value registered for records only). */
+  get emptyForRecords(): boolean {
+    return this.values.size === 0 && (this.records?.empty ?? true);
+  }
+
   /** Values the caller may see but the run history must not keep (a property value it decrypted). */
   private records?: SecretMask;
 
