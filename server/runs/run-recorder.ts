@@ -113,7 +113,7 @@ function redactSource(source: RunDetail['source']): RunDetail['source'] {
 }
 
 /** A value kept exactly when it is small JSON, else as the trace's stand-in. */
-function keptValue(value: unknown, maxChars: number, mask: SecretMask | undefined): unknown {
+function keptValue(value: unknown, maxChars: number, mask?: SecretMask): unknown {
   if (value === undefined || value === null) return null;
   const plain = redactedJsonCopy(value, maxChars, mask);
   if (plain !== undefined) return plain;
@@ -205,7 +205,6 @@ export class RunRecorder {
     request: RecordRequest,
     status: RunStatus,
     parentRunId = request.parentRunId,
-    mask?: SecretMask,
   ): RunDetail {
     const principal = request.principal;
     const pipelineKey = request.pipelineKey ?? null;
@@ -229,7 +228,8 @@ export class RunRecorder {
       instance: this.instanceId,
       async: request.async === true,
       source: redactSource(source),
-      input: keptValue(script.body, MAX_EXACT_VALUE_CHARS, mask),
+      // Masked with the run's secrets when it ends (`maskKeptText`), once they are known.
+      input: keptValue(script.body, MAX_EXACT_VALUE_CHARS),
       output: null,
       steps: null,
       resume: null,
@@ -250,7 +250,7 @@ export class RunRecorder {
   ): Promise<RunResult> {
     const existing = request.runId === undefined ? undefined : this.prepared.get(request.runId);
     if (existing) this.prepared.delete(existing.id);
-    const record = existing ?? this.newRun(script, request, 'running', parentRunId, mask);
+    const record = existing ?? this.newRun(script, request, 'running', parentRunId);
     record.status = 'running';
     record.started = Date.now();
     record.instance = this.instanceId;
