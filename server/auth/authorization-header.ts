@@ -20,10 +20,16 @@ export interface ParsedAuthorization {
 const MAX_HEADER = 16 * 1024;
 const unauthenticated = (message: string) => new PipeworkError('UNAUTHENTICATED', message);
 
+const SCHEME = /^[A-Za-z][A-Za-z0-9_-]*$/;
+
+/** `<scheme> <value>`: only the scheme is matched; the value (a token of a kilobyte or more) is not scanned. */
 function parsePart(part: string): { scheme: string; value: string } {
-  const match = /^([A-Za-z][A-Za-z0-9_-]*)\s+(\S.*)$/.exec(part.trim());
-  if (!match) throw unauthenticated('Malformed Authorization header.');
-  return { scheme: match[1]!.toLowerCase(), value: match[2]!.trim() };
+  const text = part.trim();
+  const space = text.search(/\s/);
+  const scheme = space > 0 ? text.slice(0, space) : '';
+  const value = space > 0 ? text.slice(space).trim() : '';
+  if (!SCHEME.test(scheme) || value === '') throw unauthenticated('Malformed Authorization header.');
+  return { scheme: scheme.toLowerCase(), value };
 }
 
 function decodeBasic(value: string): PrimaryCredential {

@@ -3,7 +3,7 @@
  * trigger and status, run and step durations, the async queue, HTTP requests, the database pool, event lag,
  * and the process's own (event loop lag, memory). One registry per instance, so tests can run several.
  */
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import {
   STORED_PIPELINE_PATTERN,
   debugRun,
@@ -13,6 +13,7 @@ import {
   readyz,
 } from '../../shared/api';
 import type { RunDetail } from '../runs/run-records';
+import { LabeledCounter, LabeledHistogram } from './labeled-metrics';
 
 /** Seconds: from a millisecond step to the longest run. */
 const DURATION_BUCKETS = [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 15, 60, 300];
@@ -26,35 +27,37 @@ export interface MetricSources {
 
 export class Metrics {
   readonly registry = new Registry();
-  private readonly runs: Counter<'pipeline' | 'trigger' | 'status'>;
-  private readonly runSeconds: Histogram<'pipeline' | 'trigger'>;
-  private readonly stepSeconds: Histogram<'command'>;
-  private readonly requests: Counter<'method' | 'route' | 'status'>;
-  private readonly requestSeconds: Histogram<'route'>;
+  // Fed on every request and run: label values in order (`labeled-metrics.ts`).
+  private readonly runs: LabeledCounter;
+  private readonly runSeconds: LabeledHistogram;
+  private readonly stepSeconds: LabeledHistogram;
+  private readonly requests: LabeledCounter;
+  private readonly requestSeconds: LabeledHistogram;
   private readonly eventLag: Histogram;
 
   constructor(sources: MetricSources) {
     const registers = [this.registry];
+    const registry = this.registry;
     collectDefaultMetrics({ register: this.registry, prefix: 'pipework_' });
-    this.runs = new Counter({
+    this.runs = new LabeledCounter({
       name: 'pipework_runs_total',
       help: 'Finished pipeline runs by pipeline (key, or "inline"), trigger and status.',
       labelNames: ['pipeline', 'trigger', 'status'],
-      registers,
+      registry,
     });
-    this.runSeconds = new Histogram({
+    this.runSeconds = new LabeledHistogram({
       name: 'pipework_run_duration_seconds',
       help: 'Duration of finished pipeline runs.',
       labelNames: ['pipeline', 'trigger'],
       buckets: DURATION_BUCKETS,
-      registers,
+      registry,
     });
-    this.stepSeconds = new Histogram({
+    this.stepSeconds = new LabeledHistogram({
       name: 'pipework_step_duration_seconds',
       help: 'Duration of steps, from the runs whose steps were recorded (sampled and failed runs).',
       labelNames: ['command'],
       buckets: DURATION_BUCKETS,
-      registers,
+      registry,
     });
     new Gauge({
       name: 'pipework_async_queue_depth',
@@ -64,18 +67,18 @@ export class Metrics {
         this.set(sources.asyncQueueDepth());
       },
     });
-    this.requests = new Counter({
+    this.requests = new LabeledCounter({
       name: 'pipework_http_requests_total',
       help: 'HTTP requests by method, route and status.',
       labelNames: ['method', 'route', 'status'],
-      registers,
+      registry,
     });
-    this.requestSeconds = new Histogram({
+    this.requestSeconds = new LabeledHistogram({
       name: 'pipework_http_request_duration_seconds',
       help: 'Duration of HTTP requests by route.',
       labelNames: ['route'],
       buckets: DURATION_BUCKETS,
-      registers,
+      registry,
     });
     new Gauge({
       name: 'pipework_db_pool_connections',
@@ -101,17 +104,16 @@ export class Metrics {
   /** A finished run (the run recorder's listener). */
   observeRun(run: RunDetail): void {
     const pipeline = run.pipelineKey ?? 'inline';
-    this.runs.inc({ pipeline, trigger: run.trigger.kind, status: run.status });
+    this.runs.inc([pipeline, run.trigger.kind, run.status]);
     if (run.durationMs !== null) {
-      this.runSeconds.observe({ pipeline, trigger: run.trigger.kind }, run.durationMs / 1000);
+      this.runSeconds.observe([pipeline, run.trigger.kind], run.durationMs / 1000);
     }
-    for (const step of run.steps ?? [])
-      this.stepSeconds.observe({ command: step.command }, step.durationMs / 1000);
+    for (const step of run.steps ?? []) this.stepSeconds.observe([step.command], step.durationMs / 1000);
   }
 
   observeRequest(method: string, route: string, status: number, seconds: number): void {
-    this.requests.inc({ method, route, status: String(status) });
-    this.requestSeconds.observe({ route }, seconds);
+    this.requests.inc([method, route, String(status)]);
+    this.requestSeconds.observe([route], seconds);
   }
 
   observeEvent(timestamp: number): void {

@@ -19,15 +19,13 @@ import { RunCancellation } from './run-cancellation';
 import type { SecretMask } from './secret-mask';
 import type { RunHistoryConfig } from './run-history-config';
 import type { RunDetail, RunError, RunResumePoint, RunStatus } from './run-records';
-import type { RunStore, RunWrite } from './run-store';
+import { runWriteOf, type RunStore, type RunWrite } from './run-store';
 import type { RunTrigger } from './run-trigger';
 
 /** Inputs and outputs up to this size are kept exactly (so a re-run can use them); larger ones are cut. */
 const MAX_EXACT_VALUE_CHARS = 64 * 1024;
 /** An async run's result is what a poller fetches: kept up to this size. */
 const MAX_ASYNC_OUTPUT_CHARS = 1024 * 1024;
-/** The search text holds the start of the input and the error. */
-const MAX_SEARCH_CHARS = 4096;
 /** Pending writes past which a flush starts at once. */
 const FLUSH_AT = 200;
 
@@ -66,16 +64,27 @@ export type RunListener = (run: RunDetail) => void;
 
 const hashes = new WeakMap<object, string>();
 
-/** The hash and the redacted text of the last pipeline texts: the same text is usually run again and again. */
-const seenTexts = new Map<string, { hash: string; redacted: string }>();
+type RunSource = NonNullable<RunDetail['source']>;
+
+/** What is kept of a pipeline text seen lately: its hash, and its redacted form as one source object per form. */
+interface SeenText {
+  hash: string;
+  redacted: string;
+  /** Shared by the runs of the text (never changed: the history's writer keeps its JSON by it). */
+  sources: Partial<Record<RunSource['form'], RunSource>>;
+}
+
+/** The last pipeline texts: the same text is usually run again and again. */
+const seenTexts = new Map<string, SeenText>();
 const SEEN_TEXTS_KEPT = 256;
 
-function seenText(text: string): { hash: string; redacted: string } {
+function seenText(text: string): SeenText {
   let seen = seenTexts.get(text);
   if (seen === undefined) {
     seen = {
       hash: createHash('sha256').update(text).digest('hex').slice(0, 16),
       redacted: redactText(text),
+      sources: {},
     };
     if (seenTexts.size >= SEEN_TEXTS_KEPT) seenTexts.clear();
     seenTexts.set(text, seen);
@@ -109,7 +118,8 @@ function sourceOfScript(script: PipelineScript): RunDetail['source'] {
 
 function redactSource(source: RunDetail['source']): RunDetail['source'] {
   if (source === null) return null;
-  return { text: seenText(source.text).redacted, form: source.form };
+  const seen = seenText(source.text);
+  return (seen.sources[source.form] ??= Object.freeze({ text: seen.redacted, form: source.form }));
 }
 
 /** A value kept exactly when it is small JSON, else as the trace's stand-in. */
@@ -183,7 +193,7 @@ export class RunRecorder {
 
   /** Writes a queued run's row now (awaited: its id is about to be handed out) and keeps it for its start. */
   async prepare(run: RunDetail): Promise<void> {
-    await this.store.write([{ run, searchText: searchTextOf(run) }]);
+    await this.store.write([runWriteOf(run)]);
     this.prepared.set(run.id, run);
   }
 
@@ -322,7 +332,7 @@ export class RunRecorder {
   }
 
   private enqueue(run: RunDetail): void {
-    this.pending.push({ run, searchText: searchTextOf(run) });
+    this.pending.push(runWriteOf(run));
     if (this.pending.length >= FLUSH_AT) void this.flush();
     else if (!this.timer) {
       this.timer = setTimeout(() => void this.flush(), this.config.flushMillis);
@@ -356,11 +366,4 @@ export class RunRecorder {
 function maskKeptText(record: RunDetail, mask: SecretMask): void {
   if (record.source) record.source = { ...record.source, text: mask.recordText(record.source.text) };
   if (record.input !== null) record.input = redact(record.input, mask);
-}
-
-/** The text a run's search looks in: its input and its error, as JSON. */
-function searchTextOf(run: RunDetail): string {
-  const input = run.input === null ? '' : JSON.stringify(run.input);
-  const error = run.error ? `${run.error.code} ${run.error.message}` : '';
-  return `${input.slice(0, MAX_SEARCH_CHARS)}\n${error}`.slice(0, MAX_SEARCH_CHARS * 2);
 }

@@ -84,10 +84,44 @@ export function pipelineRefOf(run: Pick<RunSummary, 'pipelineKey' | 'pipelineHas
   return run.pipelineKey ?? `inline:${run.pipelineHash}`;
 }
 
-/** What is written of a run: its detail and the text its search looks in. */
+/** What is written of a run: its row's values, taken when it was queued for writing. */
 export interface RunWrite {
   run: RunDetail;
+  /** The text its search looks in: the start of its input and its error. */
   searchText: string;
+  /** Its `DetailJson` as text. */
+  detailJson: string;
+}
+
+/** The search text holds the start of the input and the error. */
+const MAX_SEARCH_CHARS = 4096;
+
+/** The JSON of the sources runs share (the recorder hands out one source object per text seen). */
+const sourceJsons = new WeakMap<object, string>();
+
+function sourceJsonOf(source: RunDetail['source']): string {
+  if (source === null) return 'null';
+  let json = sourceJsons.get(source);
+  if (json === undefined) {
+    json = JSON.stringify(source);
+    sourceJsons.set(source, json);
+  }
+  return json;
+}
+
+/** JSON of a member that may be missing: null, as the detail reads it back. */
+const jsonOf = (value: unknown): string => (value === undefined ? 'null' : JSON.stringify(value));
+
+/** A run as written: its input turned into text once, for the search and the detail alike. */
+export function runWriteOf(run: RunDetail): RunWrite {
+  const input = run.input === null ? 'null' : jsonOf(run.input);
+  const error = run.error ? `${run.error.code} ${run.error.message}` : '';
+  const searched = run.input === null ? '' : input.slice(0, MAX_SEARCH_CHARS);
+  // The members of `DetailJson`, in its order, each already JSON.
+  const detailJson =
+    `{"source":${sourceJsonOf(run.source)},"input":${input},"output":${jsonOf(run.output)},` +
+    `"steps":${jsonOf(run.steps)},"resume":${jsonOf(run.resume)}}`;
+  return { run, searchText: `${searched}\n${error}`.slice(0, MAX_SEARCH_CHARS * 2), detailJson };
 }
 
 /** A run's row, new or changed (the first row of an async run, then its end). */
@@ -106,13 +140,6 @@ export const SQLITE_UPSERT_SQL = UPSERT_SQL.replace(/\$\d+/g, '?');
 /** The values of `UPSERT_SQL`'s placeholders, in order. */
 function upsertParams(write: RunWrite): unknown[] {
   const r = write.run;
-  const detail: DetailJson = {
-    source: r.source,
-    input: r.input,
-    output: r.output,
-    steps: r.steps,
-    resume: r.resume,
-  };
   return [
     r.id,
     pipelineRefOf(r),
@@ -132,7 +159,7 @@ function upsertParams(write: RunWrite): unknown[] {
     r.error === null ? null : JSON.stringify(r.error),
     write.searchText,
     r.instance,
-    JSON.stringify(detail),
+    write.detailJson,
     r.async ? 1 : 0,
   ];
 }

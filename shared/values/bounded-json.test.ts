@@ -41,4 +41,22 @@ describe('stringifyBounded', () => {
   ])('refuses %s', (_name, value, reason) => {
     expect(stringifyBounded(value, 1_000_000)).toEqual({ ok: false, reason });
   });
+
+  it('answers plain data exactly as its general path does, at every limit', () => {
+    const values: unknown[] = [
+      { a: [1, 'x', true, null], b: { c: 'déjà', d: undefined, e: () => 1 }, f: [Symbol('s'), undefined] },
+      ['', 0, Number.NaN, { '': [] }, Object.assign(Object.create(null) as object, { n: 'null prototype' })],
+      'a string at the top',
+      Array.from({ length: 30 }, (_, i) => ({ i, name: `item ${i}` })),
+    ];
+    for (const value of values) {
+      const longest = JSON.stringify(value).length * 3;
+      for (let maxChars = 0; maxChars <= longest; maxChars++) {
+        // A toJSON at the top sends the same value down the general path (the replacer sees what it returns).
+        const general = stringifyBounded({ toJSON: () => value }, maxChars);
+        expect(stringifyBounded(value, maxChars), `${JSON.stringify(value)} at ${maxChars}`).toEqual(general);
+      }
+    }
+  });
 });
+
