@@ -73,4 +73,51 @@ describe('FairSlots', () => {
     held();
     expect(slots.usage()).toEqual({ held: 0, waiting: 0 });
   });
+
+  it('times out each waiter at its own deadline with one timer, the shortest first', async () => {
+    const slots = new FairSlots({ total: 1, perKey: 1, queuePerKey: 5 });
+    const held = await slots.acquire('a');
+    const order: string[] = [];
+    const note = (name: string, promise: Promise<unknown>) =>
+      refusal(promise).then((reason) => order.push(`${name}:${reason}`));
+    const waits = [
+      note('long', slots.acquire('b', { timeoutMillis: 80 })),
+      note('short', slots.acquire('c', { timeoutMillis: 20 })),
+      note('never', slots.acquire('d')),
+    ];
+    await Promise.all(waits.slice(0, 2));
+    expect(order).toEqual(['short:timeout', 'long:timeout']);
+    expect(slots.usage()).toEqual({ held: 1, waiting: 1 });
+    held();
+    await waits[2];
+    expect(order).toEqual(['short:timeout', 'long:timeout', 'never:granted']);
+  });
+
+  it('leaves the queue when its cancellation cancels, and ignores one that cancels after the grant', async () => {
+    const slots = new FairSlots({ total: 1, perKey: 1, queuePerKey: 5 });
+    const cancellation = () => {
+      const listeners: (() => void)[] = [];
+      return {
+        cancelled: false,
+        onCancel: (listener: () => void) => listeners.push(listener),
+        cancel: () => listeners.forEach((listener) => listener()),
+      };
+    };
+    const held = await slots.acquire('a');
+    const gone = cancellation();
+    const served = cancellation();
+    const leaving = refusal(slots.acquire('b', { cancellation: gone }));
+    const staying = slots.acquire('c', { cancellation: served });
+    gone.cancel();
+    expect(await leaving).toBe('cancelled');
+    held();
+    const release = await staying;
+    served.cancel();
+    expect(slots.usage()).toEqual({ held: 1, waiting: 0 });
+    release();
+    expect(slots.usage()).toEqual({ held: 0, waiting: 0 });
+    expect(await refusal(slots.acquire('d', { cancellation: { cancelled: true, onCancel: () => {} } }))).toBe(
+      'cancelled',
+    );
+  });
 });

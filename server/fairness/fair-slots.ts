@@ -29,9 +29,17 @@ export class SlotRefused extends Error {
 /** Gives the slot back; calling it again does nothing. */
 export type ReleaseSlot = () => void;
 
+/** What a waiter may be cancelled by besides a signal (a run's cancellation: no AbortController per wait). */
+export interface SlotCancellation {
+  readonly cancelled: boolean;
+  onCancel(listener: () => void): void;
+}
+
 export interface AcquireOptions {
   /** Leaves the queue when it aborts. */
   signal?: AbortSignal;
+  /** Leaves the queue when it is cancelled. */
+  cancellation?: SlotCancellation;
   /** Longest wait in the queue; undefined waits until a slot is free (or the signal aborts). */
   timeoutMillis?: number;
 }
@@ -39,6 +47,8 @@ export interface AcquireOptions {
 interface Waiter {
   key: string;
   since: number;
+  /** When it is refused for waiting too long (epoch millis; Infinity: never). */
+  deadline: number;
   grant(): void;
   refuse(reason: SlotRefusal): void;
 }
@@ -54,6 +64,9 @@ export class FairSlots {
   private ring: string[] = [];
   private held = 0;
   private closed = false;
+  /** One timer for all waiters' deadlines, armed for the earliest (a timer per wait cost every queued run). */
+  private deadlineTimer: NodeJS.Timeout | null = null;
+  private deadlineAt = Infinity;
 
   constructor(readonly limits: FairSlotsLimits) {}
 
@@ -70,7 +83,9 @@ export class FairSlots {
   acquire(key: string, options: AcquireOptions = {}): Promise<ReleaseSlot> {
     const since = Date.now();
     if (this.closed) return Promise.reject(new SlotRefused('closed', 0));
-    if (options.signal?.aborted) return Promise.reject(new SlotRefused('cancelled', 0));
+    if (options.signal?.aborted || options.cancellation?.cancelled) {
+      return Promise.reject(new SlotRefused('cancelled', 0));
+    }
     const state = this.stateOf(key);
     if (this.held < this.limits.total && state.held < this.limits.perKey) {
       return Promise.resolve(this.take(key, state));
@@ -80,32 +95,32 @@ export class FairSlots {
       return Promise.reject(new SlotRefused('queue-full', 0));
     }
     return new Promise<ReleaseSlot>((resolve, reject) => {
-      let timer: NodeJS.Timeout | undefined;
-      const cleanup = () => {
-        clearTimeout(timer);
-        options.signal?.removeEventListener('abort', onAbort);
-      };
+      let settled = false;
+      const { signal, cancellation, timeoutMillis } = options;
       const waiter: Waiter = {
         key,
         since,
+        deadline: timeoutMillis === undefined ? Infinity : since + timeoutMillis,
         grant: () => {
-          cleanup();
+          settled = true;
+          signal?.removeEventListener('abort', onAbort);
           resolve(this.take(key, state));
         },
         refuse: (reason) => {
-          cleanup();
+          if (settled) return;
+          settled = true;
+          signal?.removeEventListener('abort', onAbort);
           this.leave(waiter);
           reject(new SlotRefused(reason, Date.now() - since));
         },
       };
       const onAbort = () => waiter.refuse('cancelled');
-      options.signal?.addEventListener('abort', onAbort, { once: true });
-      if (options.timeoutMillis !== undefined) {
-        timer = setTimeout(() => waiter.refuse('timeout'), options.timeoutMillis);
-        timer.unref();
-      }
+      signal?.addEventListener('abort', onAbort, { once: true });
+      // Called at most once, after the run ends too: a waiter already served ignores it.
+      cancellation?.onCancel(onAbort);
       state.waiting.push(waiter);
       if (!this.ring.includes(key)) this.ring.push(key);
+      this.watchDeadline(waiter.deadline);
     });
   }
 
@@ -169,6 +184,30 @@ export class FairSlots {
       if (state.waiting.length > 0) this.ring.push(chosen);
       waiter.grant();
     }
+  }
+
+  /** Arms the deadline timer for `deadline` when it comes before the one it is armed for. */
+  private watchDeadline(deadline: number): void {
+    if (deadline >= this.deadlineAt) return;
+    if (this.deadlineTimer) clearTimeout(this.deadlineTimer);
+    this.deadlineAt = deadline;
+    this.deadlineTimer = setTimeout(() => this.refuseExpired(), Math.max(0, deadline - Date.now()));
+    this.deadlineTimer.unref();
+  }
+
+  /** Refuses the waiters past their deadline, and arms the timer for the next one. */
+  private refuseExpired(): void {
+    this.deadlineTimer = null;
+    this.deadlineAt = Infinity;
+    const now = Date.now();
+    let next = Infinity;
+    for (const state of [...this.keys.values()]) {
+      for (const waiter of [...state.waiting]) {
+        if (waiter.deadline <= now) waiter.refuse('timeout');
+        else next = Math.min(next, waiter.deadline);
+      }
+    }
+    if (next !== Infinity) this.watchDeadline(next);
   }
 
   private leave(waiter: Waiter): void {

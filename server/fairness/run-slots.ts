@@ -19,14 +19,6 @@ export function slotKeyOf(principal: Principal | null): string {
   return principal.actingUsername ?? principal.username;
 }
 
-function signalOf(cancellation: Cancellation | undefined): AbortSignal | undefined {
-  if (!cancellation) return undefined;
-  const controller = new AbortController();
-  if (cancellation.cancelled) controller.abort();
-  else cancellation.onCancel(() => controller.abort());
-  return controller.signal;
-}
-
 export class RunSlots {
   private readonly slots: FairSlots;
 
@@ -55,7 +47,7 @@ export class RunSlots {
     let release = cancellation?.cancelled ? null : this.slots.tryAcquire(key);
     if (release === null) {
       try {
-        release = await this.slots.acquire(key, { signal: signalOf(cancellation), timeoutMillis: maxWait });
+        release = await this.slots.acquire(key, { cancellation, timeoutMillis: maxWait });
       } catch (error) {
         throw this.refusal(error, key);
       }
