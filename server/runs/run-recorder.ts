@@ -4,7 +4,7 @@
  * readable (on any instance) as soon as its id is handed out. Successful runs keep their step trace only
  * when sampled (`traceSample`); failed ones keep their failed step and the message it saw.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { hash as digest, randomUUID } from 'node:crypto';
 import type { Principal } from '../../shared/auth';
 import { isPipeworkError, PipeworkError } from '../../shared/errors';
 import type { PipelineScript } from '../../shared/pipeline';
@@ -82,7 +82,7 @@ function seenText(text: string): SeenText {
   let seen = seenTexts.get(text);
   if (seen === undefined) {
     seen = {
-      hash: createHash('sha256').update(text).digest('hex').slice(0, 16),
+      hash: digest('sha256', text, 'hex').slice(0, 16),
       redacted: redactText(text),
       sources: {},
     };
@@ -97,10 +97,7 @@ function hashOf(script: PipelineScript, text: string | undefined): string {
   let hash = hashes.get(script.steps);
   if (hash === undefined) {
     const shape = JSON.stringify(script.steps.map((s) => [s.command, s.params]));
-    hash = createHash('sha256')
-      .update(shape ?? '')
-      .digest('hex')
-      .slice(0, 16);
+    hash = digest('sha256', shape ?? '', 'hex').slice(0, 16);
     hashes.set(script.steps, hash);
   }
   return hash;
@@ -108,6 +105,27 @@ function hashOf(script: PipelineScript, text: string | undefined): string {
 
 /** The JSON pipeline of a script that came without text (a command call): enough to run it again. */
 function sourceOfScript(script: PipelineScript): RunDetail['source'] {
+  const only = script.steps.length === 1 ? script.steps[0]! : undefined;
+  const bare = only !== undefined && isEmpty(only.params) && isEmpty(script.headers) && isEmpty(script.vars);
+  if (!bare) return jsonSourceOf(script);
+  // A command called without parameters (`GET /api/v3/command/datetime`) has the same text every time.
+  let source = bareCallSources.get(only.command);
+  if (source === undefined) {
+    source = jsonSourceOf(script);
+    if (bareCallSources.size >= SEEN_TEXTS_KEPT) bareCallSources.clear();
+    bareCallSources.set(only.command, source);
+  }
+  return source;
+}
+
+const bareCallSources = new Map<string, RunDetail['source']>();
+
+function isEmpty(value: object): boolean {
+  for (const _ in value) return false;
+  return true;
+}
+
+function jsonSourceOf(script: PipelineScript): RunDetail['source'] {
   const steps = script.steps.map((s) => ({ [s.command]: s.params }));
   const doc = stringifyBounded(
     { headers: script.headers, vars: script.vars, pipeline: steps },

@@ -156,6 +156,35 @@ describe('history', () => {
   });
 });
 
+describe('command calls', () => {
+  it('are recorded with a JSON pipeline that repeats them, one text for each call without parameters', async () => {
+    const calls = [
+      '/api/v3/command/datetime',
+      '/api/v3/command/datetime',
+      '/api/v3/command/datetime?format=yyyy',
+    ];
+    for (const call of calls) expect((await http(server.url, call, { auth: carl })).status).toBe(200);
+    const runs = await eventually(async () => {
+      const list = (await http(server.url, '/api/v3/runs?trigger=http', { auth: carl })).json.runs as {
+        id: string;
+      }[];
+      return list.length >= 3 ? list.slice(0, 3) : undefined;
+    });
+    const details = await Promise.all(runs.map(async (run) => (await getRun(run.id, carl)).json));
+    const bare = '{"headers":{},"vars":{},"pipeline":[{"datetime":{}}]}';
+    const formatted = '{"headers":{},"vars":{},"pipeline":[{"datetime":{"format":"yyyy"}}]}';
+    expect(details.map((run) => run.source).sort((a, b) => a.text.localeCompare(b.text))).toEqual([
+      { text: bare, form: 'json' },
+      { text: bare, form: 'json' },
+      { text: formatted, form: 'json' },
+    ]);
+    const hashes = (text: string) =>
+      new Set(details.filter((run) => run.source.text === text).map((run) => run.pipelineHash));
+    expect(hashes(bare).size).toBe(1);
+    expect(hashes(formatted)).not.toEqual(hashes(bare));
+  });
+});
+
 describe('metrics', () => {
   it('serves runs, durations, queue depth and requests in Prometheus format to an admin only', async () => {
     const metrics = await http(server.url, '/metrics', { auth: server.adminAuth });
