@@ -173,11 +173,8 @@ describe('command calls', () => {
     const details = await Promise.all(runs.map(async (run) => (await getRun(run.id, carl)).json));
     const bare = '{"headers":{},"vars":{},"pipeline":[{"datetime":{}}]}';
     const formatted = '{"headers":{},"vars":{},"pipeline":[{"datetime":{"format":"yyyy"}}]}';
-    expect(details.map((run) => run.source).sort((a, b) => a.text.localeCompare(b.text))).toEqual([
-      { text: bare, form: 'json' },
-      { text: bare, form: 'json' },
-      { text: formatted, form: 'json' },
-    ]);
+    expect(details.every((run) => run.source.form === 'json')).toBe(true);
+    expect(details.map((run) => run.source.text).sort()).toEqual([bare, bare, formatted].sort());
     const hashes = (text: string) =>
       new Set(details.filter((run) => run.source.text === text).map((run) => run.pipelineHash));
     expect(hashes(bare).size).toBe(1);
