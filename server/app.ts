@@ -25,6 +25,7 @@ import { schemaHandler } from './http/schema-route';
 import { tokenRoutes } from './http/token-routes';
 import { webhookReceiveHandler } from './http/webhook-route';
 import { traceRequests } from './http/trace-id';
+import { inSequence, underPrefixes } from './http/in-sequence';
 import { webApp } from './http/web-app';
 import type { ServerServices } from './services';
 
@@ -53,13 +54,16 @@ export function createApp(services: ServerServices, options: AppOptions = {}): e
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
   app.set('trust proxy', false);
-  app.use(traceRequests(services.logger));
-  app.use(securityHeaders());
-  app.use(countRequests(services));
-  // Another site's page may not call the API or the token endpoints with the browser's credentials.
-  app.use(['/api', '/auth'], refuseCrossOrigin(services.config.allowedOrigins ?? []));
-
-  app.use(healthRoutes(services));
+  // What every request passes, as one layer.
+  app.use(
+    inSequence(
+      traceRequests(services.logger),
+      securityHeaders(),
+      countRequests(services),
+      // Another site's page may not call the API or the token endpoints with the browser's credentials.
+      underPrefixes(['/api', '/auth'], refuseCrossOrigin(services.config.allowedOrigins ?? [])),
+    ),
+  );
 
   // The API's routes sit on the app itself, each with its own chain (no prefix middleware): the hot path
   // stays short.
@@ -97,6 +101,7 @@ export function createApp(services: ServerServices, options: AppOptions = {}): e
     next(new PipeworkError('NOT_FOUND', `No endpoint ${req.method} ${req.path}.`));
   });
 
+  app.use(healthRoutes(services)); // after the API's routes: they are not on its paths
   app.use(deliveryPageRoutes(services)); // public: the secure delivery download page
   app.use(tokenRoutes(services.iam, services.logger));
   app.use(webApp(options.webDist ?? defaultWebDist()));
