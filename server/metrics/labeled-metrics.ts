@@ -45,6 +45,11 @@ abstract class ScrapedMetric {
     options.registry.registerMetric(this as unknown as Metric);
   }
 
+  protected scraped(values: ScrapedValue[]): Promise<Scraped> {
+    const { name, help, type, aggregator } = this;
+    return Promise.resolve({ name, help, type, values, aggregator });
+  }
+
   /** The label set of values given in `labelNames`' order. */
   protected labelsOf(values: readonly string[]): Labels {
     const labels: Labels = {};
@@ -52,6 +57,7 @@ abstract class ScrapedMetric {
     return labels;
   }
 
+  abstract readonly type: Scraped['type'];
   abstract get(): Promise<Scraped>;
   abstract reset(): void;
 }
@@ -71,13 +77,7 @@ export class LabeledCounter extends ScrapedMetric {
 
   get(): Promise<Scraped> {
     const values = [...this.sets.values()].map(({ labels, value }) => ({ labels: { ...labels }, value }));
-    return Promise.resolve({
-      name: this.name,
-      help: this.help,
-      type: this.type,
-      values,
-      aggregator: this.aggregator,
-    });
+    return this.scraped(values);
   }
 
   reset(): void {
@@ -149,13 +149,7 @@ export class LabeledHistogram extends ScrapedMetric {
         { labels: {}, sharedLabels: set.labels, value: set.count, metricName: `${this.name}_count` },
       );
     }
-    return Promise.resolve({
-      name: this.name,
-      help: this.help,
-      type: this.type,
-      values,
-      aggregator: this.aggregator,
-    });
+    return this.scraped(values);
   }
 
   /** The same values with each line's labels and its set's in one (the registry's JSON). */
