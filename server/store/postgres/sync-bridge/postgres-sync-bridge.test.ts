@@ -405,7 +405,10 @@ describe.skipIf(pgMissing !== undefined)('PostgresSyncBridge when the database s
   it('fails a call with UPSTREAM_FAILED when the database is gone, within the limit', async () => {
     const relay = await startRelay(postgres!.port);
     opened.push(relay);
-    const { store } = await bridgedStore(Date.now, 2_000, relay.url);
+    // A limit far above the time the lost connection takes to show, even on a loaded machine: the failure
+    // must be the connection's ("failed during"), never the limit's ("did not answer").
+    const limit = 8_000;
+    const { store } = await bridgedStore(Date.now, limit, relay.url);
     await store.save({ key: 'global/t/b', value: 'b' });
     expect(store.getSync!('global/t/b')?.value).toBe('b');
 
@@ -414,11 +417,11 @@ describe.skipIf(pgMissing !== undefined)('PostgresSyncBridge when the database s
     const gone = failure(() => store.updateSync!('global/t/b', { value: 'c' }));
     expect(gone.code).toBe('UPSTREAM_FAILED');
     expect(gone.message).toMatch(/PostgreSQL failed during updateSync\('global\/t\/b'\)/);
-    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(performance.now() - started).toBeLessThan(limit);
     // Again, on a fresh worker that cannot open its store either: the same kind of error, not a hang.
     const again = performance.now();
     expect(failure(() => store.getSync!('global/t/b')).code).toBe('UPSTREAM_FAILED');
-    expect(performance.now() - again).toBeLessThan(2_000);
+    expect(performance.now() - again).toBeLessThan(limit);
   });
 
   it('does not start against a closed port, with UPSTREAM_FAILED', async () => {
