@@ -23,7 +23,8 @@ import { freePort, startN8n, startNodeRed, waitUntil, type PeerSystem } from './
 const PAYLOAD = orderPayload();
 const EXPECTED = expectedAnswer(PAYLOAD);
 const SECONDS = 3;
-const ROUNDS = 3;
+/** Rounds per row: a median of five keeps one disturbed round of a noisy machine out of the ratio. */
+const ROUNDS = 5;
 
 interface Target {
   label: string;
@@ -190,7 +191,9 @@ async function throughputRows(report: BenchReport): Promise<void> {
       for (const target of all) await rate(target, connections); // warm-up
       const rates = new Map<Target, number[]>(all.map((target) => [target, []]));
       for (let round = 0; round < ROUNDS; round++) {
-        for (const target of all) rates.get(target)!.push(await rate(target, connections));
+        // Each round starts with another system, so none always runs right after the same one.
+        const order = [...all.slice(round % all.length), ...all.slice(0, round % all.length)];
+        for (const target of order) rates.get(target)!.push(await rate(target, connections));
       }
       for (const target of ours) {
         for (const peer of peerTargets) {
